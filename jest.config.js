@@ -1,0 +1,31 @@
+// Jest runs the ESM sources through SWC (legacy decorators + metadata, like tsc) under
+// `node --experimental-vm-modules`; relative imports carry `.js` as NodeNext requires, and
+// the mapper strips it so Jest resolves the `.ts` file.
+const swcTransform = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2023',
+      keepClassNames: true,
+    },
+    module: { type: 'es6' },
+  },
+];
+
+const shared = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swcTransform },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testEnvironment: 'node',
+};
+
+/** @type {import('jest').Config} */
+export default {
+  projects: [
+    { ...shared, displayName: 'unit', rootDir: 'src', testMatch: ['**/*.spec.ts'] },
+    { ...shared, displayName: 'e2e', rootDir: 'test', testMatch: ['**/*.e2e-spec.ts'] },
+  ],
+  collectCoverageFrom: ['src/**/*.ts', '!src/**/*.spec.ts'],
+};

@@ -1,0 +1,63 @@
+/**
+ * The closed vocabularies of CONTRACT §3-4. One source for the database CHECKs, the request
+ * validation, the upstream mapper and the OpenAPI enums.
+ */
+export const PROCESS_STATUSES = [
+  'OPEN',
+  'BOOKED',
+  'IN_TRANSIT',
+  'ARRIVED',
+  'CUSTOMS_CLEARANCE',
+  'CLEARED',
+  'DELIVERED',
+  'CANCELLED',
+] as const;
+export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
+
+export const PROCESS_TYPES = ['IMPORT', 'EXPORT'] as const;
+export type ProcessType = (typeof PROCESS_TYPES)[number];
+
+export const TRANSPORT_MODES = ['SEA', 'AIR', 'ROAD'] as const;
+export type TransportMode = (typeof TRANSPORT_MODES)[number];
+
+export const CUSTOMS_CHANNELS = ['GREEN', 'YELLOW', 'RED', 'GRAY'] as const;
+export type CustomsChannel = (typeof CUSTOMS_CHANNELS)[number];
+
+export const FOLLOW_UP_CODES = [
+  'PROCESS_OPENED',
+  'BOOKING_CONFIRMED',
+  'CARGO_RECEIVED',
+  'GATE_IN',
+  'LOADED',
+  'DEPARTED',
+  'TRANSSHIPMENT',
+  'ARRIVED',
+  'DISCHARGED',
+  'DOCUMENTS_RECEIVED',
+  'CUSTOMS_DECLARATION_REGISTERED',
+  'CUSTOMS_CHANNEL_ASSIGNED',
+  'CUSTOMS_CLEARED',
+  'GATE_OUT',
+  'DELIVERED',
+  'CANCELLED',
+  'NOTE',
+] as const;
+export type FollowUpCode = (typeof FOLLOW_UP_CODES)[number];
+
+export const PARTY_ROLES = [
+  'IMPORTER',
+  'EXPORTER',
+  'SHIPPER',
+  'CONSIGNEE',
+  'NOTIFY',
+  'CARRIER',
+  'CUSTOMS_BROKER',
+  'FREIGHT_FORWARDER',
+] as const;
+export type PartyRole = (typeof PARTY_ROLES)[number];
+
+/** The forward path of each process type (CONTRACT §3); CANCELLED may follow any state but DELIVERED. */
+export const STATUS_PATHS: Readonly<Record<ProcessType, readonly ProcessStatus[]>> = {
+  IMPORT: ['OPEN', 'BOOKED', 'IN_TRANSIT', 'ARRIVED', 'CUSTOMS_CLEARANCE', 'CLEARED', 'DELIVERED'],
+  EXPORT: ['OPEN', 'BOOKED', 'CUSTOMS_CLEARANCE', 'CLEARED', 'IN_TRANSIT', 'ARRIVED', 'DELIVERED'],
+};
