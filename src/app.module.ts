@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module.js';
+import { JwtAuthGuard } from './auth/jwt/jwt-auth.guard.js';
+import { RouteTable } from './common/http/route-table.js';
+import { ProblemDetailsFilter } from './common/problems/problem-details.filter.js';
+import { ProblemValidationPipe } from './common/validation/problem-validation.pipe.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { LegacyTrackingModule } from './legacy-tracking/legacy-tracking.module.js';
+
+@Module({
+  imports: [ConfigModule, DatabaseModule, AuthModule, LegacyTrackingModule],
+  providers: [
+    RouteTable,
+    { provide: APP_GUARD, useClass: JwtAuthGuard },
+    { provide: APP_PIPE, useClass: ProblemValidationPipe },
+    { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+  ],
+})
+export class AppModule {}

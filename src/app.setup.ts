@@ -1,0 +1,47 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { requestIdMiddleware } from './common/http/request-id.js';
+import { AppConfig } from './config/app.config.js';
+import { buildOpenApiDocument } from './openapi.js';
+
+/** CONTRACT §6: request bodies are at most 16 KiB. */
+const BODY_LIMIT = '16kb';
+
+/**
+ * Everything about the HTTP server that is not a module: middleware order, parsers, CORS and
+ * the docs. Shared by `main.ts` and the e2e tests so both run the same stack.
+ */
+export function configureApp(app: NestExpressApplication): void {
+  const config = app.get(AppConfig);
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.use(helmet());
+  app.enableCors((request: Request, callback) => {
+    const isPreflight =
+      request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+    callback(null, {
+      origin: config.cors.origins,
+      // Plain OPTIONS requests go on to routing (404/405/410) instead of a blanket 204.
+      preflightContinue: !isPreflight,
+      maxAge: 600,
+    });
+  });
+  // Before the parsers, so that their 400/413 answers are not cached either (CONTRACT §0).
+  app.use('/api/auth', noStore);
+  app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
+
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+  });
+}
+
+function noStore(_request: Request, response: Response, next: NextFunction): void {
+  response.setHeader('Cache-Control', 'no-store');
+  next();
+}

@@ -1,0 +1,35 @@
+import { Body, Controller, Header, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
+import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
+import { AuthService } from './auth.service.js';
+import { LoginRequestDto } from './dto/login.request.dto.js';
+import { LoginResponseDto } from './dto/login.response.dto.js';
+import { Public } from './jwt/public.decorator.js';
+import { RequireJsonGuard } from './require-json.guard.js';
+
+@ApiTags('auth')
+@Controller('api/auth')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post('login')
+  @Public()
+  @UseGuards(RequireJsonGuard)
+  @HttpCode(HttpStatus.OK)
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Issue an access token',
+    description:
+      'Exchanges a user name and password for a JWT (HS256). An unknown user, a wrong password and a ' +
+      'disabled user get the same 401. Repeated failures are rate limited (429).',
+  })
+  @ApiConsumes('application/json')
+  @ApiOkResponse({
+    type: LoginResponseDto,
+    headers: { 'Cache-Control': { schema: { type: 'string', example: 'no-store' } } },
+  })
+  @ApiProblemResponses(400, 401, 413, 415, 429)
+  login(@Body() body: LoginRequestDto): Promise<LoginResponseDto> {
+    return this.auth.login(body.username, body.password);
+  }
+}

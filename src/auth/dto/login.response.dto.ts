@@ -1,0 +1,12 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class LoginResponseDto {
+  @ApiProperty({ description: 'HS256 JWT to send as `Authorization: Bearer <accessToken>`' })
+  accessToken!: string;
+
+  @ApiProperty({ enum: ['Bearer'] })
+  tokenType!: 'Bearer';
+
+  @ApiProperty({ description: 'Seconds until the token expires', example: 3600 })
+  expiresIn!: number;
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { AppConfig } from '../../config/app.config.js';
+import type { AuthenticatedUser } from '../authenticated-user.js';
+import { UserAccessService } from '../users/user-access.service.js';
+
+export const JWT_ALGORITHM = 'HS256';
+/** CONTRACT §1: `exp` is checked with 30 s of leeway for clock skew. */
+const CLOCK_TOLERANCE_S = 30;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface AccessTokenClaims {
+  sub: string;
+  iss: string;
+  aud: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+/** Verifies the bearer token (header only, HS256 only) and resolves its subject to a live user. */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy) {
+  constructor(
+    config: AppConfig,
+    private readonly access: UserAccessService,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: config.jwt.secret,
+      algorithms: [JWT_ALGORITHM],
+      issuer: config.jwt.issuer,
+      audience: config.jwt.audience,
+      ignoreExpiration: false,
+      jsonWebTokenOptions: { clockTolerance: CLOCK_TOLERANCE_S },
+    });
+  }
+
+  /** `false` makes passport answer 401 (the guard shapes it). */
+  async validate(claims: Partial<AccessTokenClaims>): Promise<AuthenticatedUser | false> {
+    // jsonwebtoken accepts a token without `exp` as never expiring; the contract refuses it.
+    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || !UUID.test(claims.sub)) {
+      return false;
+    }
+    return (await this.access.resolve(claims.sub)) ?? false;
+  }
+}

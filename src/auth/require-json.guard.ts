@@ -1,0 +1,16 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { ProblemException } from '../common/problems/problem.exception.js';
+import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
+
+/** Refuses a body that is not `application/json` with 415 before it is validated as empty. */
+@Injectable()
+export class RequireJsonGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (request.is('application/json') === 'application/json') return true;
+    throw new ProblemException(PROBLEM_TYPES.unsupportedMediaType, {
+      detail: 'The request body must be application/json',
+    });
+  }
+}

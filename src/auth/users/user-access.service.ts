@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import type { AuthenticatedUser } from '../authenticated-user.js';
+import { UsersRepository } from './users.repository.js';
+
+/**
+ * Well inside CONTRACT §1's 60 s: a user disabled, removed or given other customers is seen
+ * by every instance within this time, without a database round trip on each request.
+ */
+export const USER_ACCESS_TTL_MS = 30_000;
+
+type Access = AuthenticatedUser | 'revoked';
+
+/** Resolves a token's subject to a live, active user with its current customers. */
+@Injectable()
+export class UserAccessService {
+  private readonly cache = new LRUCache<string, Access>({ max: 10_000, ttl: USER_ACCESS_TTL_MS });
+
+  constructor(private readonly users: UsersRepository) {}
+
+  async resolve(userId: string): Promise<AuthenticatedUser | null> {
+    let access = this.cache.get(userId);
+    if (access === undefined) {
+      access = await this.load(userId);
+      this.cache.set(userId, access);
+    }
+    return access === 'revoked' ? null : access;
+  }
+
+  private async load(userId: string): Promise<Access> {
+    const user = await this.users.findById(userId);
+    if (user === null || !user.active) return 'revoked';
+    return { id: user.id, username: user.username, role: user.role, customerIds: user.customerIds };
+  }
+}

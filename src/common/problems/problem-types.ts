@@ -1,0 +1,46 @@
+/** The problem types of CONTRACT §0.1: `type` URI, `title` and status, one entry each. */
+export const PROBLEM_TYPES = {
+  invalidRequest: { type: '/problems/invalid-request', title: 'Invalid request', status: 400 },
+  invalidCredentials: { type: '/problems/invalid-credentials', title: 'Invalid credentials', status: 401 },
+  unauthorized: { type: '/problems/unauthorized', title: 'Unauthorized', status: 401 },
+  notFound: { type: '/problems/not-found', title: 'Not found', status: 404 },
+  methodNotAllowed: { type: '/problems/method-not-allowed', title: 'Method not allowed', status: 405 },
+  endpointRetired: { type: '/problems/endpoint-retired', title: 'Endpoint retired', status: 410 },
+  payloadTooLarge: { type: '/problems/payload-too-large', title: 'Payload too large', status: 413 },
+  uriTooLong: { type: '/problems/invalid-request', title: 'Invalid request', status: 414 },
+  unsupportedMediaType: {
+    type: '/problems/unsupported-media-type',
+    title: 'Unsupported media type',
+    status: 415,
+  },
+  rateLimited: { type: '/problems/rate-limited', title: 'Too many requests', status: 429 },
+  internal: { type: '/problems/internal', title: 'Internal server error', status: 500 },
+  operationsUnavailable: {
+    type: '/problems/operations-unavailable',
+    title: 'Operations system unavailable',
+    status: 503,
+  },
+} as const;
+
+export type ProblemType = (typeof PROBLEM_TYPES)[keyof typeof PROBLEM_TYPES];
+
+export type ParameterLocation = 'query' | 'body' | 'path' | 'header';
+
+/** One offending field of a 400 (CONTRACT §0.1 `errors[]`). */
+export interface FieldError {
+  in: ParameterLocation;
+  name: string;
+  message: string;
+}
+
+/** The RFC 9457 body this service sends. */
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance: string;
+  requestId: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}

@@ -1,0 +1,35 @@
+import { HttpException } from '@nestjs/common';
+import { PROBLEM_TYPES, type FieldError, type ProblemType } from './problem-types.js';
+
+export interface ProblemOptions {
+  detail?: string;
+  /** Response headers the problem calls for (`Retry-After`, `Allow`, `WWW-Authenticate`...). */
+  headers?: Record<string, string>;
+  /** Extension members of the body (e.g. `successors` of a retired endpoint). */
+  extensions?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/**
+ * An error answer of a known problem type. Thrown anywhere; shaped into problem+json once,
+ * by {@link ProblemDetailsFilter}.
+ */
+export class ProblemException extends HttpException {
+  constructor(
+    readonly problem: ProblemType,
+    readonly problemOptions: ProblemOptions = {},
+  ) {
+    super(problemOptions.detail ?? problem.title, problem.status, { cause: problemOptions.cause });
+  }
+}
+
+/** A 400 listing every offending field. */
+export class InvalidRequestException extends ProblemException {
+  constructor(readonly errors: FieldError[]) {
+    super(PROBLEM_TYPES.invalidRequest, { detail: summarize(errors) });
+  }
+}
+
+function summarize(errors: FieldError[]): string {
+  return errors.map((error) => `${error.name} ${error.message}`).join('; ');
+}

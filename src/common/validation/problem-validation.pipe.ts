@@ -1,0 +1,70 @@
+import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { InvalidRequestException } from '../problems/problem.exception.js';
+import type { FieldError, ParameterLocation } from '../problems/problem-types.js';
+
+/** Carries class-validator's errors out of the pipe so {@link ProblemValidationPipe} can place them. */
+class ValidationFailure extends Error {
+  constructor(readonly errors: ValidationError[]) {
+    super('validation failed');
+  }
+}
+
+const LOCATION_BY_PARAM_TYPE: Partial<Record<ArgumentMetadata['type'], ParameterLocation>> = {
+  body: 'body',
+  query: 'query',
+  param: 'path',
+};
+
+/**
+ * The global validation pipe: strict DTO validation (unknown fields refused, nothing coerced
+ * implicitly) whose failures are a 400 listing every offending field with where it came from.
+ */
+@Injectable()
+export class ProblemValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      stopAtFirstError: true,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new ValidationFailure(errors),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const location = LOCATION_BY_PARAM_TYPE[metadata.type];
+    if (location === 'body' && this.toValidate(metadata) && !isPlainObject(value)) {
+      throw new InvalidRequestException([{ in: 'body', name: 'body', message: 'must be a JSON object' }]);
+    }
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof ValidationFailure)) throw error;
+      throw new InvalidRequestException(flatten(error.errors, location ?? 'body'));
+    }
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function flatten(errors: ValidationError[], location: ParameterLocation, prefix = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const name = prefix + error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({
+      in: location,
+      name,
+      message: stripPropertyName(message, error.property),
+    }));
+    return [...own, ...flatten(error.children ?? [], location, `${name}.`)];
+  });
+}
+
+/** class-validator writes "username must be a string"; the field is named apart in `errors[]`. */
+function stripPropertyName(message: string, property: string): string {
+  return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
+}

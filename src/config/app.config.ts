@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { EnvironmentVariables } from './environment.variables.js';
+
+export type NodeEnvironment = 'development' | 'production' | 'test';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** What Express's `trust proxy` setting accepts: off, a hop count, or addresses/subnets. */
+export type TrustProxySetting = false | number | string[];
+
+/**
+ * The service's whole configuration, validated once at start-up. The only reader of
+ * `process.env` is {@link loadAppConfig}; everything else injects this class.
+ */
+export class AppConfig {
+  nodeEnv!: NodeEnvironment;
+  port!: number;
+  logLevel!: LogLevel;
+  database!: {
+    /** `null`: the embedded PGlite in {@link pgliteDir}. */
+    url: string | null;
+    pgliteDir: string;
+  };
+  jwt!: {
+    secret: string;
+    /** True when no secret was configured and a random one was made (tokens die with the process). */
+    secretGenerated: boolean;
+    expiresInSeconds: number;
+    issuer: string;
+    audience: string;
+  };
+  operations!: {
+    /** `null`: the built-in simulator. */
+    baseUrl: string | null;
+    apiKey: string | null;
+    timeoutMs: number;
+    cacheTtlSeconds: number;
+    staleTtlSeconds: number;
+  };
+  sync!: { intervalSeconds: number };
+  redisUrl!: string | null;
+  cors!: { origins: string[] };
+  trustProxy!: TrustProxySetting;
+  rateLimits!: { processesPerMinute: number };
+
+  /** Demo mode (CONTRACT §9): embedded database, simulator data and demo users. */
+  get demoMode(): boolean {
+    return this.database.url === null && this.nodeEnv !== 'production';
+  }
+}
+
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+}
+
+export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const vars = plainToInstance(EnvironmentVariables, { ...env }, { excludeExtraneousValues: false });
+  const problems = validateSync(vars, { forbidUnknownValues: false }).map(
+    (error) => `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')}`,
+  );
+  const nodeEnv = vars.NODE_ENV ?? 'development';
+  if (nodeEnv === 'production' && vars.JWT_SECRET === undefined && !problems.some(isAbout('JWT_SECRET'))) {
+    problems.push('JWT_SECRET: is required in production (at least 32 bytes)');
+  }
+  const corsOrigins = parseList(vars.CORS_ORIGINS);
+  const badOrigin = corsOrigins.find((origin) => !isExactOrigin(origin));
+  if (badOrigin !== undefined) {
+    problems.push(`CORS_ORIGINS: "${badOrigin}" is not an origin like https://portal.example.com`);
+  }
+  const trustProxy = parseTrustProxy(vars.TRUST_PROXY);
+  if (trustProxy === undefined) {
+    problems.push(
+      'TRUST_PROXY: must be a hop count or a comma-separated list of addresses, subnets or loopback/linklocal/uniquelocal',
+    );
+  }
+  if (problems.length > 0) {
+    throw new ConfigurationError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+
+  return Object.assign(new AppConfig(), {
+    nodeEnv,
+    port: vars.PORT ?? 3000,
+    logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    database: { url: vars.DATABASE_URL ?? null, pgliteDir: vars.PGLITE_DIR ?? './.data/pglite' },
+    jwt: {
+      secret: vars.JWT_SECRET ?? randomBytes(48).toString('base64url'),
+      secretGenerated: vars.JWT_SECRET === undefined,
+      expiresInSeconds: vars.JWT_EXPIRES_IN ?? 3600,
+      issuer: vars.JWT_ISSUER ?? 'process-lookup',
+      audience: vars.JWT_AUDIENCE ?? 'process-lookup-api',
+    },
+    operations: {
+      baseUrl: vars.OPERATIONS_BASE_URL ?? null,
+      apiKey: vars.OPERATIONS_API_KEY ?? null,
+      timeoutMs: vars.OPERATIONS_TIMEOUT_MS ?? 2000,
+      cacheTtlSeconds: vars.OPERATIONS_CACHE_TTL_S ?? 60,
+      staleTtlSeconds: vars.OPERATIONS_STALE_TTL_S ?? 86400,
+    },
+    sync: { intervalSeconds: vars.SYNC_INTERVAL_S ?? 60 },
+    redisUrl: vars.REDIS_URL ?? null,
+    cors: { origins: corsOrigins },
+    trustProxy: trustProxy ?? false,
+    rateLimits: { processesPerMinute: vars.RATE_LIMIT_PROCESSES_PER_MINUTE ?? 600 },
+  } satisfies Omit<AppConfig, 'demoMode'>);
+}
+
+const isAbout = (variable: string) => (problem: string) => problem.startsWith(`${variable}:`);
+
+function parseList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+/** An origin is scheme + host (+ port) and nothing else; `*` is never accepted. */
+function isExactOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+const PROXY_SUBNET_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function parseTrustProxy(value: string | undefined): TrustProxySetting | undefined {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = parseList(value);
+  const valid = entries.every((entry) => {
+    const [address, prefix] = entry.split('/');
+    if (PROXY_SUBNET_NAMES.has(entry)) return true;
+    return address !== undefined && isIP(address) !== 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix));
+  });
+  return entries.length > 0 && valid ? entries : undefined;
+}

@@ -1,0 +1,122 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+const emptyAsUnset = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
+/** Env values are strings; only plain decimal integers count (no `1e3`, `0x10`, `1.5`). */
+const toInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+
+/** The environment of CONTRACT §7, as read from `process.env`; see `.env.example`. */
+export class EnvironmentVariables {
+  @IsOptional()
+  @IsIn(NODE_ENVS)
+  @Transform(emptyAsUnset)
+  NODE_ENV?: (typeof NODE_ENVS)[number];
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT?: number;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  PGLITE_DIR?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @MinLength(32, { message: 'must be at least 32 bytes long' })
+  JWT_SECRET?: string;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  JWT_EXPIRES_IN?: number;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  JWT_ISSUER?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  JWT_AUDIENCE?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  OPERATIONS_BASE_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  OPERATIONS_API_KEY?: string;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(50)
+  @Max(60000)
+  OPERATIONS_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  OPERATIONS_CACHE_TTL_S?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(604800)
+  OPERATIONS_STALE_TTL_S?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  SYNC_INTERVAL_S?: number;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  CORS_ORIGINS?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  TRUST_PROXY?: string;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  RATE_LIMIT_PROCESSES_PER_MINUTE?: number;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL?: (typeof LOG_LEVELS)[number];
+}

@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+/** One query API over both drivers: PGlite and node-postgres share drizzle's PostgreSQL core. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseOptions {
+  /** A PostgreSQL server; `null` for the embedded PGlite. */
+  url: string | null;
+  /** PGlite data directory, or `memory://` for a throwaway in-memory database. */
+  pgliteDir: string;
+}
+
+/** Same path from `src/database` (tests) and `dist/database` (built service). */
+const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
+/** Serialises migrations when several instances start at once against one server. */
+const MIGRATION_LOCK_KEY = 7_231_001;
+
+/**
+ * The database connection: PGlite in-process by default, a `pg` pool when a URL is given.
+ * Owns the connection's lifecycle and applies the same SQL migrations to either.
+ */
+export class DatabaseService implements OnApplicationShutdown {
+  private readonly logger = new Logger(DatabaseService.name);
+
+  private constructor(
+    readonly db: Database,
+    readonly driver: 'pglite' | 'postgres',
+    private readonly migrateImpl: () => Promise<void>,
+    private readonly closeImpl: () => Promise<void>,
+  ) {}
+
+  static async connect(options: DatabaseOptions): Promise<DatabaseService> {
+    if (options.url !== null) {
+      const pool = new pg.Pool({
+        connectionString: options.url,
+        max: 10,
+        application_name: 'process-lookup',
+      });
+      const db = drizzleNodePostgres(pool, { schema });
+      return new DatabaseService(
+        db,
+        'postgres',
+        () => migrateWithLock(options.url as string),
+        () => pool.end(),
+      );
+    }
+    if (!options.pgliteDir.startsWith('memory://')) {
+      mkdirSync(options.pgliteDir, { recursive: true });
+    }
+    const client = await PGlite.create(options.pgliteDir);
+    const db = drizzlePglite(client, { schema });
+    return new DatabaseService(
+      db,
+      'pglite',
+      () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+      () => client.close(),
+    );
+  }
+
+  async migrate(): Promise<void> {
+    await this.migrateImpl();
+    this.logger.log(`Migrations applied (${this.driver})`);
+  }
+
+  /** Readiness probe: a round trip to the database. */
+  async ping(): Promise<void> {
+    await this.db.execute(sql`SELECT 1`);
+  }
+
+  async close(): Promise<void> {
+    await this.closeImpl();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+}
+
+/** Migrates over one dedicated session so a session-level advisory lock covers the whole run. */
+async function migrateWithLock(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migrateNodePostgres(drizzleNodePostgres(client, { schema }), {
+      migrationsFolder: MIGRATIONS_FOLDER,
+    });
+  } finally {
+    await client.end();
+  }
+}

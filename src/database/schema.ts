@@ -1,0 +1,153 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import {
+  CUSTOMS_CHANNELS,
+  FOLLOW_UP_CODES,
+  PROCESS_STATUSES,
+  PROCESS_TYPES,
+  TRANSPORT_MODES,
+} from '../processes/process.vocabulary.js';
+
+export const USER_ROLES = ['customer', 'staff'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+const calendarDate = (name: string) => date(name, { mode: 'string' });
+/** `column IN (...)` for a closed vocabulary; literals, since CHECK constraints take no parameters. */
+const oneOf = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} IN (${values.map((value) => `'${value}'`).join(', ')})`);
+
+export const customers = pgTable('customers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: USER_ROLES }).notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('users_username_key').on(table.username),
+    check('users_role_check', oneOf('role', USER_ROLES)),
+    check('users_username_length', sql`char_length(${table.username}) BETWEEN 1 AND 128`),
+  ],
+);
+
+export const userCustomers = pgTable(
+  'user_customers',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.customerId] })],
+);
+
+export const processes = pgTable(
+  'processes',
+  {
+    numero: text('numero').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    status: text('status', { enum: PROCESS_STATUSES }).notNull(),
+    type: text('type', { enum: PROCESS_TYPES }).notNull(),
+    mode: text('mode', { enum: TRANSPORT_MODES }).notNull(),
+    customerReference: text('customer_reference'),
+    originCode: text('origin_code').notNull(),
+    originName: text('origin_name').notNull(),
+    destinationCode: text('destination_code').notNull(),
+    destinationName: text('destination_name').notNull(),
+    shipmentDate: calendarDate('shipment_date'),
+    eta: calendarDate('eta'),
+    arrivalDate: calendarDate('arrival_date'),
+    customsChannel: text('customs_channel', { enum: CUSTOMS_CHANNELS }),
+    followCount: integer('follow_count').notNull(),
+    /** The operations system's last change of the process (CONTRACT `updatedAt`). */
+    updatedAt: instant('updated_at').notNull(),
+    syncedAt: instant('synced_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('processes_numero_ci_key').on(sql`lower(${table.numero})`),
+    check('processes_status_check', oneOf('status', PROCESS_STATUSES)),
+    check('processes_type_check', oneOf('type', PROCESS_TYPES)),
+    check('processes_mode_check', oneOf('mode', TRANSPORT_MODES)),
+    check('processes_customs_channel_check', oneOf('customs_channel', CUSTOMS_CHANNELS)),
+    check('processes_follow_count_check', sql`${table.followCount} >= 0`),
+    check('processes_numero_format', sql`${table.numero} ~ '^[A-Za-z0-9._-]{1,40}$'`),
+  ],
+);
+
+export const processContainers = pgTable(
+  'process_containers',
+  {
+    processNumero: text('process_numero')
+      .notNull()
+      .references(() => processes.numero, { onDelete: 'cascade' }),
+    containerNumber: text('container_number').notNull(),
+    /** Keeps the operations system's order for `summary.containers`. */
+    position: smallint('position').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.processNumero, table.containerNumber] }),
+    index('process_containers_container_number_idx').on(table.containerNumber),
+    check('process_containers_number_format', sql`${table.containerNumber} ~ '^[A-Z]{4}[0-9]{7}$'`),
+  ],
+);
+
+export const followUpEvents = pgTable(
+  'follow_up_events',
+  {
+    processNumero: text('process_numero')
+      .notNull()
+      .references(() => processes.numero, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    code: text('code', { enum: FOLLOW_UP_CODES }).notNull(),
+    description: text('description').notNull(),
+    occurredAt: instant('occurred_at').notNull(),
+    locationCode: text('location_code'),
+    locationName: text('location_name'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.processNumero, table.id] }),
+    index('follow_up_events_timeline_idx').on(table.processNumero, table.occurredAt, table.id),
+    check('follow_up_events_code_check', oneOf('code', FOLLOW_UP_CODES)),
+    check(
+      'follow_up_events_location_check',
+      sql`(${table.locationCode} IS NULL) = (${table.locationName} IS NULL)`,
+    ),
+  ],
+);
+
+/** Progress of each sync stream: the watermark incremental sync resumes from, and its outcome. */
+export const syncState = pgTable('sync_state', {
+  stream: text('stream').primaryKey(),
+  watermark: instant('watermark'),
+  lastStartedAt: instant('last_started_at'),
+  lastSucceededAt: instant('last_succeeded_at'),
+  lastError: text('last_error'),
+  lastProcessedCount: integer('last_processed_count'),
+});

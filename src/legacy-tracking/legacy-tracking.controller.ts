@@ -1,0 +1,43 @@
+import { All, Controller } from '@nestjs/common';
+import { ApiGoneResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/jwt/public.decorator.js';
+import { ProblemException } from '../common/problems/problem.exception.js';
+import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
+import { ProblemResponseDto } from '../common/openapi/problem.response.dto.js';
+
+/** RFC 9745 `Deprecation` (2026-03-01 as a Unix time) and RFC 8594 `Sunset` of the old route. */
+const RETIREMENT_HEADERS = {
+  Link: '</api/processes>; rel="successor-version"',
+  Deprecation: '@1772323200',
+  Sunset: 'Sun, 01 Mar 2026 00:00:00 GMT',
+};
+
+const RETIREMENT_DETAIL =
+  'GET /api/tracking was retired in March 2026. Use GET /api/processes to list processes and ' +
+  'GET /api/processes/{numero} for one process.';
+
+/** The retired tracking route (CONTRACT §5.3): every method, any path below it, token or not. */
+@ApiTags('legacy')
+@Public()
+@Controller('api/tracking')
+export class LegacyTrackingController {
+  @All(['', '*path'])
+  @ApiOperation({
+    summary: 'Retired: use /api/processes',
+    deprecated: true,
+    description:
+      'Every method on `/api/tracking` and `/api/tracking/*` answers `410 Gone` with `Link`, ' +
+      '`Deprecation` and `Sunset` headers, with or without a token.',
+  })
+  @ApiGoneResponse({
+    description: '`/problems/endpoint-retired`, with `successors` naming the routes to use',
+    type: ProblemResponseDto,
+  })
+  retired(): never {
+    throw new ProblemException(PROBLEM_TYPES.endpointRetired, {
+      detail: RETIREMENT_DETAIL,
+      headers: RETIREMENT_HEADERS,
+      extensions: { successors: { list: '/api/processes', detail: '/api/processes/{numero}' } },
+    });
+  }
+}

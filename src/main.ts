@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module.js';
+import { configureApp } from './app.setup.js';
+import { AppConfig } from './config/app.config.js';
+
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false });
+configureApp(app);
+app.enableShutdownHooks();
+await app.listen(app.get(AppConfig).port);
