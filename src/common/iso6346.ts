@@ -1,8 +1,9 @@
 /**
- * ISO 6346 freight container numbers: a 3-letter owner code, a category letter (U, J or Z),
- * a 6-digit serial and a check digit.
+ * ISO 6346 freight container numbers: a 3-letter owner code, a category letter, a 6-digit serial
+ * and a check digit. CONTRACT §5.1 asks for "4 letters and 7 digits, check digit valid", so the
+ * category letter is not restricted to U, J or Z.
  */
-const CONTAINER_NUMBER = /^[A-Z]{3}[UJZ]\d{7}$/;
+const CONTAINER_NUMBER = /^[A-Z]{4}\d{7}$/;
 
 /** Upper-cases and strips the spaces and hyphens people type (`mscu 123456-5`). */
 export function normalizeContainerNumber(raw: string): string {
