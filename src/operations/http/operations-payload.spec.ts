@@ -40,7 +40,9 @@ function wireProcess(overrides: Json = {}): Json {
 function wireDetail(overrides: Json = {}): Json {
   return {
     numero: 'IMP-2026-000123',
-    parties: [{ role: 'IMPORTER', name: 'ACME Importadora Ltda', taxId: '12.345.678/0001-95', country: 'BR' }],
+    parties: [
+      { role: 'IMPORTER', name: 'ACME Importadora Ltda', taxId: '12.345.678/0001-95', country: 'BR' },
+    ],
     shipment: {
       type: 'IMPORT',
       mode: 'SEA',
@@ -226,8 +228,20 @@ describe('parseChangedProcessesPage', () => {
       'duplicate event ids',
       wireProcess({
         events: [
-          { id: 'evt_1', code: 'GATE_IN', description: 'a', occurredAt: '2026-02-20T03:00:00Z', location: null },
-          { id: 'evt_1', code: 'LOADED', description: 'b', occurredAt: '2026-02-20T04:00:00Z', location: null },
+          {
+            id: 'evt_1',
+            code: 'GATE_IN',
+            description: 'a',
+            occurredAt: '2026-02-20T03:00:00Z',
+            location: null,
+          },
+          {
+            id: 'evt_1',
+            code: 'LOADED',
+            description: 'b',
+            occurredAt: '2026-02-20T04:00:00Z',
+            location: null,
+          },
         ],
       }),
     ],
@@ -262,7 +276,11 @@ describe('parseChangedProcessesPage', () => {
 
   it('logs the numero and the reason, never the payload', () => {
     const { messages } = parseOne(
-      wireProcess({ numero: 'IMP-2', status: 'TELEPORTED', customer: { id: 'acme', name: 'Secret Name Ltda' } }),
+      wireProcess({
+        numero: 'IMP-2',
+        status: 'TELEPORTED',
+        customer: { id: 'acme', name: 'Secret Name Ltda' },
+      }),
     );
 
     expect(messages[0]).toContain('"IMP-2"');
@@ -299,7 +317,9 @@ describe('parseProcessDetail', () => {
   it('maps a valid detail into our types', () => {
     expect(parseProcessDetail(wireDetail())).toEqual({
       numero: 'IMP-2026-000123',
-      parties: [{ role: 'IMPORTER', name: 'ACME Importadora Ltda', taxId: '12.345.678/0001-95', country: 'BR' }],
+      parties: [
+        { role: 'IMPORTER', name: 'ACME Importadora Ltda', taxId: '12.345.678/0001-95', country: 'BR' },
+      ],
       shipment: {
         type: 'IMPORT',
         mode: 'SEA',
@@ -346,7 +366,9 @@ describe('parseProcessDetail', () => {
 
     expect(detail.containers).toEqual([]);
     expect(detail.voyages).toEqual([]);
-    expect(detail.parties).toEqual([{ role: 'SHIPPER', name: 'Shanghai Parts Co', taxId: null, country: 'CN' }]);
+    expect(detail.parties).toEqual([
+      { role: 'SHIPPER', name: 'Shanghai Parts Co', taxId: null, country: 'CN' },
+    ]);
   });
 
   const [voyage] = wireDetail().voyages as Json[];
@@ -356,7 +378,10 @@ describe('parseProcessDetail', () => {
     ['an array', [wireDetail()]],
     ['missing numero', wireDetail({ numero: undefined })],
     ['missing parties', wireDetail({ parties: undefined })],
-    ['unknown party role', wireDetail({ parties: [{ role: 'PIRATE', name: 'x', taxId: null, country: null }] })],
+    [
+      'unknown party role',
+      wireDetail({ parties: [{ role: 'PIRATE', name: 'x', taxId: null, country: null }] }),
+    ],
     ['bad country', wireDetail({ parties: [{ role: 'IMPORTER', name: 'x', taxId: null, country: 'BRA' }] })],
     ['missing shipment', wireDetail({ shipment: undefined })],
     ['negative packages', wireDetail({ shipment: { ...shipment, packages: -1 } })],
@@ -364,7 +389,10 @@ describe('parseProcessDetail', () => {
     ['weight as a string', wireDetail({ shipment: { ...shipment, grossWeightKg: '18250.5' } })],
     ['impossible eta', wireDetail({ shipment: { ...shipment, eta: '2026-04-31' } })],
     ['containers not an array', wireDetail({ containers: {} })],
-    ['bad container number', wireDetail({ containers: [{ number: 'ABC', type: null, sealNumber: null, grossWeightKg: null }] })],
+    [
+      'bad container number',
+      wireDetail({ containers: [{ number: 'ABC', type: null, sealNumber: null, grossWeightKg: null }] }),
+    ],
     ['voyage etd without offset', wireDetail({ voyages: [{ ...voyage, etd: '2026-02-20T10:00:00' }] })],
     ['voyage sequence 0', wireDetail({ voyages: [{ ...voyage, sequence: 0 }] })],
     ['voyage without ports', wireDetail({ voyages: [{ ...voyage, loadPort: null }] })],

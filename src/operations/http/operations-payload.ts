@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeContainerNumber } from '../../common/iso6346.js';
 import {
   CUSTOMS_CHANNELS,
   FOLLOW_UP_CODES,
@@ -57,8 +58,15 @@ const optionalText = trimmed
 
 const instant = z.iso.datetime({ offset: true }).transform(canonicalInstant);
 const optionalInstant = instant.nullish().transform((value) => value ?? null);
-const optionalDate = z.iso.date().nullish().transform((value) => value ?? null);
-const optionalNonNegative = z.number().nonnegative().nullish().transform((v) => v ?? null);
+const optionalDate = z.iso
+  .date()
+  .nullish()
+  .transform((value) => value ?? null);
+const optionalNonNegative = z
+  .number()
+  .nonnegative()
+  .nullish()
+  .transform((v) => v ?? null);
 
 const numero = trimmed.refine(isAcceptableNumero, 'must be 1-40 characters of [A-Za-z0-9._-]');
 
@@ -69,7 +77,7 @@ const place = z.object({
 
 const containerNumber = z
   .string()
-  .transform((value) => value.toUpperCase().replace(/[\s-]/g, ''))
+  .transform(normalizeContainerNumber)
   .pipe(z.string().regex(/^[A-Z]{4}\d{7}$/, 'must be 4 letters and 7 digits'));
 
 const followUpEvent = z.object({
@@ -94,7 +102,10 @@ const operationsProcess = z.object({
   eta: optionalDate,
   arrivalDate: optionalDate,
   containers: z.array(containerNumber).transform((numbers) => [...new Set(numbers)]),
-  customsChannel: z.enum(CUSTOMS_CHANNELS).nullish().transform((value) => value ?? null),
+  customsChannel: z
+    .enum(CUSTOMS_CHANNELS)
+    .nullish()
+    .transform((value) => value ?? null),
   events: z.array(followUpEvent).superRefine((events, context) => {
     const seen = new Set<string>();
     for (const [index, event] of events.entries()) {
@@ -138,7 +149,12 @@ const processDetail = z.object({
     masterBill: optionalText,
     houseBill: optionalText,
     cargoDescription: optionalText,
-    packages: z.number().int().nonnegative().nullish().transform((value) => value ?? null),
+    packages: z
+      .number()
+      .int()
+      .nonnegative()
+      .nullish()
+      .transform((value) => value ?? null),
     grossWeightKg: optionalNonNegative,
     volumeM3: optionalNonNegative,
   }),
@@ -212,7 +228,9 @@ export function parseProcessDetail(body: unknown): OperationsProcessDetail {
 /** The numero of a raw item, only when it is a sane one (it ends up in logs). */
 function describeNumero(raw: unknown): string {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).numero : undefined;
-  return typeof value === 'string' && NUMERO_PATTERN.test(value.trim()) ? `"${value.trim()}"` : '(no valid numero)';
+  return typeof value === 'string' && NUMERO_PATTERN.test(value.trim())
+    ? `"${value.trim()}"`
+    : '(no valid numero)';
 }
 
 /** Paths and messages only: zod's messages name the expectation, not the offending value. */

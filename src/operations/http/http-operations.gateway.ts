@@ -1,0 +1,326 @@
+import { HttpService } from '@nestjs/axios';
+import { Logger } from '@nestjs/common';
+import type { AxiosResponse } from 'axios';
+import {
+  BrokenCircuitError,
+  BulkheadRejectedError,
+  CircuitState,
+  ConsecutiveBreaker,
+  ExponentialBackoff,
+  TaskCancelledError,
+  TimeoutStrategy,
+  bulkhead,
+  circuitBreaker,
+  handleWhen,
+  retry,
+  timeout,
+  wrap,
+} from 'cockatiel';
+import { firstValueFrom } from 'rxjs';
+import { AppConfig } from '../../config/app.config.js';
+import { OperationsGateway, OperationsUnavailableError } from '../operations.gateway.js';
+import type {
+  ChangedProcessesPage,
+  ChangedProcessesQuery,
+  OperationsProcessDetail,
+} from '../operations.types.js';
+import { isAcceptableNumero, parseChangedProcessesPage, parseProcessDetail } from './operations-payload.js';
+import { UpstreamAttemptError, type UpstreamFailureKind } from './upstream-attempt.error.js';
+
+/**
+ * A whole page of processes with every follow-up event is well under 1 MiB; 5 MiB leaves room
+ * for growth while keeping a runaway or hostile upstream from filling the heap.
+ */
+export const MAX_UPSTREAM_RESPONSE_BYTES = 5 * 1024 * 1024;
+
+export interface OperationsResilienceOptions {
+  /** Hard limit for one attempt, response body included (`OPERATIONS_TIMEOUT_MS`). */
+  attemptTimeoutMs: number;
+  /** Hard limit for the whole call: every attempt and backoff. Never below one attempt. */
+  deadlineMs: number;
+  /** Further attempts after the first, for transient failures only. */
+  maxRetries: number;
+  /** First backoff delay; later ones grow exponentially with decorrelated jitter. */
+  retryInitialDelayMs: number;
+  retryMaxDelayMs: number;
+  /** Consecutive upstream faults (timeouts, connection errors, 5xx, 429) that open the circuit. */
+  breakerThreshold: number;
+  /** How long the open circuit fails fast before one trial call is let through. */
+  halfOpenAfterMs: number;
+  /** Upstream requests in flight at once, and calls allowed to wait for a slot. */
+  maxConcurrent: number;
+  maxQueued: number;
+}
+
+/**
+ * The budget: with the default 2000 ms per attempt the deadline is 5000 ms, which fits one hung
+ * attempt, a backoff and most of a second attempt, or three fast failures (refused connection,
+ * 503) with their backoffs (at most 1 s each). A caller therefore has an answer, data or
+ * {@link OperationsUnavailableError}, within 2.5 attempt timeouts whatever the upstream does.
+ * Five consecutive faults open the circuit for 10 s, so an outage costs each request
+ * microseconds instead of the whole budget.
+ */
+export function defaultResilienceOptions(attemptTimeoutMs: number): OperationsResilienceOptions {
+  return {
+    attemptTimeoutMs,
+    deadlineMs: Math.round(attemptTimeoutMs * 2.5),
+    maxRetries: 2,
+    retryInitialDelayMs: 100,
+    retryMaxDelayMs: 1000,
+    breakerThreshold: 5,
+    halfOpenAfterMs: 10_000,
+    maxConcurrent: 16,
+    maxQueued: 64,
+  };
+}
+
+export type OperationsCircuitState = 'closed' | 'open' | 'half-open' | 'isolated';
+export type OperationsOperation = 'listChangedProcesses' | 'getProcessDetail';
+
+export interface OperationsCallEvent {
+  operation: OperationsOperation;
+  outcome: 'success' | 'not-found' | 'failure';
+  /** Set when `outcome` is `failure`. */
+  failure: UpstreamFailureKind | null;
+  durationMs: number;
+}
+
+/** Where metrics attach; every method is optional. */
+export interface OperationsCallObserver {
+  callFinished?(event: OperationsCallEvent): void;
+  circuitStateChanged?(state: OperationsCircuitState): void;
+}
+
+interface UpstreamAnswer {
+  status: number;
+  body: string;
+}
+
+const CIRCUIT_STATE_NAMES: Record<CircuitState, OperationsCircuitState> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.Open]: 'open',
+  [CircuitState.HalfOpen]: 'half-open',
+  [CircuitState.Isolated]: 'isolated',
+};
+
+/**
+ * The {@link OperationsGateway} over the operations system's HTTP API (CONTRACT §8).
+ *
+ * Only two idempotent GETs on fixed path templates; the numero is checked and encoded, absolute
+ * URLs and redirects are refused, bodies are capped. Each attempt is bounded by a timeout, the
+ * whole call by a deadline; transient failures are retried with jittered exponential backoff; a
+ * circuit breaker fails fast through an outage; a bulkhead bounds in-flight requests. Every
+ * failure reaches the caller as {@link OperationsUnavailableError} naming neither the URL nor
+ * the key.
+ */
+export class HttpOperationsGateway extends OperationsGateway {
+  private readonly logger = new Logger(HttpOperationsGateway.name);
+  private readonly baseUrl: string;
+  private readonly headers: Record<string, string>;
+  private readonly options: OperationsResilienceOptions;
+  private readonly breaker;
+  private readonly policy;
+  private readonly observers = new Set<OperationsCallObserver>();
+
+  constructor(
+    private readonly http: HttpService,
+    config: AppConfig,
+    options: Partial<OperationsResilienceOptions> = {},
+  ) {
+    super();
+    const { baseUrl, apiKey, timeoutMs } = config.operations;
+    if (baseUrl === null) {
+      throw new Error('HttpOperationsGateway needs OPERATIONS_BASE_URL');
+    }
+    this.baseUrl = baseUrl;
+    this.headers = { Accept: 'application/json', ...(apiKey === null ? {} : { 'X-Api-Key': apiKey }) };
+    if (apiKey === null) {
+      this.logger.warn('OPERATIONS_API_KEY is not set; calling the operations system without a key');
+    }
+    const merged = { ...defaultResilienceOptions(timeoutMs), ...options };
+    this.options = { ...merged, deadlineMs: Math.max(merged.deadlineMs, merged.attemptTimeoutMs) };
+
+    const deadline = timeout(this.options.deadlineMs, TimeoutStrategy.Aggressive);
+    const retries = retry(
+      handleWhen((error) => isTimeout(error) || (error instanceof UpstreamAttemptError && error.transient)),
+      {
+        maxAttempts: this.options.maxRetries,
+        backoff: new ExponentialBackoff({
+          initialDelay: this.options.retryInitialDelayMs,
+          maxDelay: this.options.retryMaxDelayMs,
+        }),
+      },
+    ).dangerouslyUnref(); // a backoff left pending by the deadline must not hold the process open
+    const limiter = bulkhead(this.options.maxConcurrent, this.options.maxQueued);
+    // Inside the bulkhead: a rejected call says nothing about the upstream's health.
+    this.breaker = circuitBreaker(
+      handleWhen(
+        (error) => isTimeout(error) || (error instanceof UpstreamAttemptError && error.upstreamFault),
+      ),
+      {
+        halfOpenAfter: this.options.halfOpenAfterMs,
+        breaker: new ConsecutiveBreaker(this.options.breakerThreshold),
+      },
+    );
+    const attemptTimeout = timeout(this.options.attemptTimeoutMs, TimeoutStrategy.Aggressive);
+    this.policy = wrap(deadline, retries, limiter, this.breaker, attemptTimeout);
+
+    this.breaker.onStateChange((state) => {
+      const name = CIRCUIT_STATE_NAMES[state];
+      this.logger.log(`Operations circuit ${name}`);
+      for (const observer of this.observers) observer.circuitStateChanged?.(name);
+    });
+  }
+
+  get circuitState(): OperationsCircuitState {
+    return CIRCUIT_STATE_NAMES[this.breaker.state];
+  }
+
+  get resilience(): Readonly<OperationsResilienceOptions> {
+    return this.options;
+  }
+
+  /** Registers an observer; returns its removal. */
+  addObserver(observer: OperationsCallObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  async getProcessDetail(numero: string): Promise<OperationsProcessDetail | null> {
+    // The service validates numeros already; this keeps the path template closed regardless.
+    if (!isAcceptableNumero(numero)) {
+      this.logger.warn('Refused to ask the operations system for a numero outside the contract');
+      return null;
+    }
+    return this.call('getProcessDetail', `processes/${encodeURIComponent(numero)}`, {}, (answer) => {
+      if (answer.status === 404) return null;
+      const detail = parseProcessDetail(parseJson(answer.body));
+      if (detail.numero.toUpperCase() !== numero.toUpperCase()) {
+        throw new OperationsUnavailableError('Operations system answered with another process');
+      }
+      return detail;
+    });
+  }
+
+  async listChangedProcesses(query: ChangedProcessesQuery): Promise<ChangedProcessesPage> {
+    const params = { updatedSince: query.updatedSince, cursor: query.cursor, limit: query.limit };
+    return this.call('listChangedProcesses', 'processes', params, (answer) =>
+      parseChangedProcessesPage(parseJson(answer.body), this.logger),
+    );
+  }
+
+  private async call<T>(
+    operation: OperationsOperation,
+    path: string,
+    params: Record<string, string | number | null>,
+    map: (answer: UpstreamAnswer) => T,
+  ): Promise<T> {
+    const started = performance.now();
+    try {
+      const answer = await this.policy.execute(({ signal }) => this.attempt(operation, path, params, signal));
+      const result = map(answer);
+      this.notify({
+        operation,
+        outcome: result === null ? 'not-found' : 'success',
+        failure: null,
+        durationMs: performance.now() - started,
+      });
+      return result;
+    } catch (error) {
+      const [kind, failure] = this.toUnavailable(error);
+      this.logger.warn(`${operation} failed (${kind}): ${failure.message}`);
+      this.notify({ operation, outcome: 'failure', failure: kind, durationMs: performance.now() - started });
+      throw failure;
+    }
+  }
+
+  /** One request. Settles with an answer the caller can use, or an {@link UpstreamAttemptError}. */
+  private async attempt(
+    operation: OperationsOperation,
+    path: string,
+    params: Record<string, string | number | null>,
+    signal: AbortSignal,
+  ): Promise<UpstreamAnswer> {
+    let response: AxiosResponse<string>;
+    try {
+      response = await firstValueFrom(
+        this.http.get<string>(path, {
+          baseURL: this.baseUrl,
+          allowAbsoluteUrls: false,
+          params,
+          headers: this.headers,
+          signal,
+          maxRedirects: 0,
+          maxContentLength: MAX_UPSTREAM_RESPONSE_BYTES,
+          maxBodyLength: MAX_UPSTREAM_RESPONSE_BYTES,
+          // Raw text: axios would otherwise hand back unparseable JSON silently as a string.
+          responseType: 'text',
+          transformResponse: (data: unknown) => data,
+          validateStatus: () => true,
+        }),
+      );
+    } catch (error) {
+      throw UpstreamAttemptError.fromRequestError(error, signal.aborted);
+    }
+    const { status } = response;
+    if ((status >= 200 && status < 300) || (status === 404 && operation === 'getProcessDetail')) {
+      return { status, body: typeof response.data === 'string' ? response.data : '' };
+    }
+    throw UpstreamAttemptError.fromStatus(status);
+  }
+
+  private toUnavailable(error: unknown): [UpstreamFailureKind, OperationsUnavailableError] {
+    if (error instanceof OperationsUnavailableError) {
+      return ['payload', error];
+    }
+    if (error instanceof BrokenCircuitError) {
+      return [
+        'circuit-open',
+        new OperationsUnavailableError('Operations system circuit is open', { cause: error }),
+      ];
+    }
+    if (error instanceof BulkheadRejectedError) {
+      return [
+        'overloaded',
+        new OperationsUnavailableError('Too many calls to the operations system waiting', { cause: error }),
+      ];
+    }
+    if (isTimeout(error)) {
+      return [
+        'timeout',
+        new OperationsUnavailableError('Operations system did not answer in time', { cause: error }),
+      ];
+    }
+    if (error instanceof UpstreamAttemptError) {
+      return [
+        error.kind,
+        new OperationsUnavailableError(`Operations system ${error.message}`, { cause: error }),
+      ];
+    }
+    return ['transport', new OperationsUnavailableError('Operations system call failed', { cause: error })];
+  }
+
+  private notify(event: OperationsCallEvent): void {
+    for (const observer of this.observers) {
+      try {
+        observer.callFinished?.(event);
+      } catch (error) {
+        this.logger.warn(`Operations call observer failed: ${String(error)}`);
+      }
+    }
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  return (
+    error instanceof TaskCancelledError || (error instanceof UpstreamAttemptError && error.kind === 'timeout')
+  );
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new OperationsUnavailableError('Operations system sent a body that is not JSON');
+  }
+}
