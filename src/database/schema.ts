@@ -92,6 +92,18 @@ export const processes = pgTable(
   },
   (table) => [
     uniqueIndex('processes_numero_ci_key').on(sql`lower(${table.numero})`),
+    // The list's visibility filter and sort orders (CONTRACT §5.1), each ending in the numero tie-break.
+    index('processes_customer_updated_idx').on(table.customerId, table.updatedAt.desc(), table.numero),
+    index('processes_updated_idx').on(table.updatedAt.desc(), table.numero),
+    index('processes_customer_shipment_idx').on(table.customerId, table.shipmentDate, table.numero),
+    index('processes_shipment_idx').on(table.shipmentDate, table.numero),
+    index('processes_customer_numero_idx').on(table.customerId, table.numero),
+    index('processes_customer_status_updated_idx').on(
+      table.customerId,
+      table.status,
+      table.updatedAt.desc(),
+      table.numero,
+    ),
     check('processes_status_check', oneOf('status', PROCESS_STATUSES)),
     check('processes_type_check', oneOf('type', PROCESS_TYPES)),
     check('processes_mode_check', oneOf('mode', TRANSPORT_MODES)),
