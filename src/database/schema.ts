@@ -162,4 +162,9 @@ export const syncState = pgTable('sync_state', {
   lastSucceededAt: instant('last_succeeded_at'),
   lastError: text('last_error'),
   lastProcessedCount: integer('last_processed_count'),
+  /** A pass in progress (null when none): where the next run resumes, so a failure mid-pass loses no work. */
+  passCursor: text('pass_cursor'),
+  passUpdatedSince: instant('pass_updated_since'),
+  /** The greatest `updatedAt` the pass in progress has seen; becomes the watermark when it completes. */
+  passHighWater: instant('pass_high_water'),
 });
