@@ -176,10 +176,6 @@ export class HttpOperationsGateway extends OperationsGateway {
     return CIRCUIT_STATE_NAMES[this.breaker.state];
   }
 
-  get resilience(): Readonly<OperationsResilienceOptions> {
-    return this.options;
-  }
-
   /** Registers an observer; returns its removal. */
   addObserver(observer: OperationsCallObserver): () => void {
     this.observers.add(observer);
@@ -228,7 +224,9 @@ export class HttpOperationsGateway extends OperationsGateway {
       return result;
     } catch (error) {
       const [kind, failure] = this.toUnavailable(error);
-      this.logger.warn(`${operation} failed (${kind}): ${failure.message}`);
+      // Fast failures during an outage would flood the log; the circuit change is logged once.
+      const level = kind === 'circuit-open' ? 'debug' : 'warn';
+      this.logger[level](`${operation} failed (${kind}): ${failure.message}`);
       this.notify({ operation, outcome: 'failure', failure: kind, durationMs: performance.now() - started });
       throw failure;
     }
