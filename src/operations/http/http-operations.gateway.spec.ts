@@ -142,7 +142,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe(HttpOperationsGateway.name, () => {
   let upstream: Upstream;
 
-  beforeAll(() => Logger.overrideLogger(false));
+  beforeAll(() => {
+    Logger.overrideLogger(false);
+  });
 
   beforeEach(async () => {
     upstream = await startUpstream();
@@ -170,7 +172,10 @@ describe(HttpOperationsGateway.name, () => {
 
       expect(result.nextCursor).toBe('page-2');
       expect(result.items.map((item) => item.numero)).toEqual(['IMP-1', 'IMP-3']);
-      expect(result.items[0]).toMatchObject({ updatedAt: '2026-03-14T12:00:00Z', containers: ['MSCU1234565'] });
+      expect(result.items[0]).toMatchObject({
+        updatedAt: '2026-03-14T12:00:00Z',
+        containers: ['MSCU1234565'],
+      });
       expect(upstream.requests).toHaveLength(1);
       const [request] = upstream.requests;
       const url = new URL(request?.url ?? '', 'http://x');
@@ -217,9 +222,9 @@ describe(HttpOperationsGateway.name, () => {
       upstream.respond(respondWith(404));
       const sut = gatewayFor(upstream);
 
-      await expect(sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 })).rejects.toBeInstanceOf(
-        OperationsUnavailableError,
-      );
+      await expect(
+        sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 }),
+      ).rejects.toBeInstanceOf(OperationsUnavailableError);
     });
 
     it('refuses a detail for another process than the one asked for', async () => {
@@ -276,9 +281,9 @@ describe(HttpOperationsGateway.name, () => {
       });
       const sut = gatewayFor(upstream, { deadlineMs: 600 }, 250);
 
-      await expect(sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 })).rejects.toBeInstanceOf(
-        OperationsUnavailableError,
-      );
+      await expect(
+        sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 }),
+      ).rejects.toBeInstanceOf(OperationsUnavailableError);
     });
   });
 
@@ -326,9 +331,9 @@ describe(HttpOperationsGateway.name, () => {
       });
       const sut = gatewayFor(upstream);
 
-      await expect(sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 })).rejects.toBeInstanceOf(
-        OperationsUnavailableError,
-      );
+      await expect(
+        sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 }),
+      ).rejects.toBeInstanceOf(OperationsUnavailableError);
       expect(upstream.requests).toHaveLength(1);
     });
 
@@ -336,9 +341,9 @@ describe(HttpOperationsGateway.name, () => {
       upstream.respond(respondWith(200, { items: 'none', nextCursor: null }));
       const sut = gatewayFor(upstream);
 
-      await expect(sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 })).rejects.toBeInstanceOf(
-        OperationsUnavailableError,
-      );
+      await expect(
+        sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 }),
+      ).rejects.toBeInstanceOf(OperationsUnavailableError);
     });
   });
 
@@ -415,16 +420,20 @@ describe(HttpOperationsGateway.name, () => {
     });
 
     it('refuses a body over the size cap', async () => {
-      const huge = JSON.stringify({ items: [], nextCursor: null, padding: 'x'.repeat(MAX_UPSTREAM_RESPONSE_BYTES) });
+      const huge = JSON.stringify({
+        items: [],
+        nextCursor: null,
+        padding: 'x'.repeat(MAX_UPSTREAM_RESPONSE_BYTES),
+      });
       upstream.respond((_url, response) => {
         response.writeHead(200, { 'Content-Type': 'application/json' });
         response.end(huge);
       });
       const sut = gatewayFor(upstream, {}, 5000);
 
-      await expect(sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 })).rejects.toBeInstanceOf(
-        OperationsUnavailableError,
-      );
+      await expect(
+        sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 }),
+      ).rejects.toBeInstanceOf(OperationsUnavailableError);
       expect(upstream.requests).toHaveLength(1);
     });
 
@@ -440,9 +449,9 @@ describe(HttpOperationsGateway.name, () => {
       });
       const sut = gatewayFor(upstream, {}, 5000);
 
-      await expect(sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 })).rejects.toBeInstanceOf(
-        OperationsUnavailableError,
-      );
+      await expect(
+        sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 }),
+      ).rejects.toBeInstanceOf(OperationsUnavailableError);
     });
   });
 
@@ -452,7 +461,9 @@ describe(HttpOperationsGateway.name, () => {
       const failures = [respondWith(500), respondWith(401), respondWith(200, 'not a page'), () => undefined];
       for (const failure of failures) {
         upstream.respond(failure);
-        const error = await failureOf(sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 }));
+        const error = await failureOf(
+          sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 10 }),
+        );
 
         expect(error).toBeInstanceOf(OperationsUnavailableError);
         const text = `${String(error)} ${JSON.stringify(error)} ${String((error as Error).cause)}`;
@@ -477,10 +488,15 @@ describe(HttpOperationsGateway.name, () => {
       });
       const sut = gatewayFor(upstream, { maxConcurrent: 1, maxQueued: 0 });
 
-      const results = await Promise.allSettled([sut.getProcessDetail('IMP-1'), sut.getProcessDetail('IMP-1')]);
+      const results = await Promise.allSettled([
+        sut.getProcessDetail('IMP-1'),
+        sut.getProcessDetail('IMP-1'),
+      ]);
 
       expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
-      expect(results.find((result) => result.status === 'rejected')?.reason).toBeInstanceOf(OperationsUnavailableError);
+      expect(results.find((result) => result.status === 'rejected')?.reason).toBeInstanceOf(
+        OperationsUnavailableError,
+      );
       expect(upstream.requests).toHaveLength(1);
     });
 
