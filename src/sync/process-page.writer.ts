@@ -1,0 +1,223 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../database/database.service.js';
+import type { OperationsProcess } from '../operations/operations.types.js';
+
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+type Executor = Database | Transaction;
+
+export interface PageWriteResult {
+  /** Processes inserted or updated (newer upstream `updatedAt` than the stored one). */
+  written: number;
+  /** Processes whose stored copy is as new or newer: untouched. */
+  unchanged: number;
+  /** Processes the database refused (a data or constraint error), logged by the caller. */
+  refused: Array<{ numero: string; reason: string }>;
+}
+
+/**
+ * Writes one page of changed processes with a handful of set-based statements, whatever the page
+ * size: rows travel as one JSON parameter each (`json_to_recordset`), which both drivers pass the
+ * same way and which no parameter-count limit can break. Only processes whose incoming `updatedAt`
+ * is newer than the stored one are written, and inside those only rows that actually differ, so a
+ * re-run with no upstream change writes nothing.
+ */
+export class ProcessPageWriter {
+  /** All processes in one go; any database error aborts the whole (caller's) transaction. */
+  async write(tx: Transaction, processes: OperationsProcess[]): Promise<PageWriteResult> {
+    if (processes.length === 0) return { written: 0, unchanged: 0, refused: [] };
+    const newer = await this.newerThanStored(tx, processes);
+    const toWrite = processes.filter((process) => newer.has(process.numero));
+    if (toWrite.length === 0) return { written: 0, unchanged: processes.length, refused: [] };
+
+    await this.upsertCustomers(tx, toWrite);
+    const written = await this.upsertProcesses(tx, toWrite);
+    const writtenProcesses = toWrite.filter((process) => written.has(process.numero));
+    await this.replaceContainers(tx, writtenProcesses);
+    await this.replaceEvents(tx, writtenProcesses);
+    return { written: written.size, unchanged: processes.length - written.size, refused: [] };
+  }
+
+  /**
+   * One process at a time, each in its own savepoint: the slow path after a batch failed on bad
+   * data, so that the one offending process is refused and every other one still lands.
+   */
+  async writeEach(tx: Transaction, processes: OperationsProcess[]): Promise<PageWriteResult> {
+    const result: PageWriteResult = { written: 0, unchanged: 0, refused: [] };
+    for (const process of processes) {
+      try {
+        const one = await tx.transaction((savepoint) => this.write(savepoint, [process]));
+        result.written += one.written;
+        result.unchanged += one.unchanged;
+      } catch (error) {
+        if (!isDataError(error)) throw error;
+        result.refused.push({ numero: process.numero, reason: describeDataError(error) });
+      }
+    }
+    return result;
+  }
+
+  private async newerThanStored(tx: Executor, processes: OperationsProcess[]): Promise<Set<string>> {
+    const incoming = processes.map((process) => ({ numero: process.numero, updated_at: process.updatedAt }));
+    const rows = await rowsOf<{ numero: string }>(
+      tx,
+      sql`SELECT i.numero
+            FROM json_to_recordset(${JSON.stringify(incoming)}::json) AS i(numero text, updated_at timestamptz)
+            LEFT JOIN processes p ON p.numero = i.numero
+           WHERE p.numero IS NULL OR p.updated_at < i.updated_at`,
+    );
+    return new Set(rows.map((row) => row.numero));
+  }
+
+  private async upsertCustomers(tx: Executor, processes: OperationsProcess[]): Promise<void> {
+    // The page is in ascending updatedAt order after preparation: the last mention is the newest.
+    const byId = new Map(processes.map((process) => [process.customer.id, process.customer.name]));
+    const rows = [...byId].map(([id, name]) => ({ id, name }));
+    await tx.execute(sql`
+      INSERT INTO customers (id, name)
+      SELECT id, name FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(id text, name text)
+      ON CONFLICT (id) DO UPDATE SET name = excluded.name
+      WHERE customers.name IS DISTINCT FROM excluded.name`);
+  }
+
+  private async upsertProcesses(tx: Executor, processes: OperationsProcess[]): Promise<Set<string>> {
+    const rows = processes.map((process) => ({
+      numero: process.numero,
+      customer_id: process.customer.id,
+      status: process.status,
+      type: process.type,
+      mode: process.mode,
+      customer_reference: process.customerReference,
+      origin_code: process.origin.code,
+      origin_name: process.origin.name,
+      destination_code: process.destination.code,
+      destination_name: process.destination.name,
+      shipment_date: process.shipmentDate,
+      eta: process.eta,
+      arrival_date: process.arrivalDate,
+      customs_channel: process.customsChannel,
+      follow_count: process.events.length,
+      updated_at: process.updatedAt,
+    }));
+    const returned = await rowsOf<{ numero: string }>(
+      tx,
+      sql`
+      INSERT INTO processes (numero, customer_id, status, type, mode, customer_reference, origin_code,
+                             origin_name, destination_code, destination_name, shipment_date, eta,
+                             arrival_date, customs_channel, follow_count, updated_at, synced_at)
+      SELECT numero, customer_id, status, type, mode, customer_reference, origin_code, origin_name,
+             destination_code, destination_name, shipment_date, eta, arrival_date, customs_channel,
+             follow_count, updated_at, now()
+        FROM json_to_recordset(${JSON.stringify(rows)}::json) AS p(
+             numero text, customer_id text, status text, type text, mode text, customer_reference text,
+             origin_code text, origin_name text, destination_code text, destination_name text,
+             shipment_date date, eta date, arrival_date date, customs_channel text, follow_count integer,
+             updated_at timestamptz)
+      ON CONFLICT (numero) DO UPDATE SET
+             customer_id = excluded.customer_id, status = excluded.status, type = excluded.type,
+             mode = excluded.mode, customer_reference = excluded.customer_reference,
+             origin_code = excluded.origin_code, origin_name = excluded.origin_name,
+             destination_code = excluded.destination_code, destination_name = excluded.destination_name,
+             shipment_date = excluded.shipment_date, eta = excluded.eta, arrival_date = excluded.arrival_date,
+             customs_channel = excluded.customs_channel, follow_count = excluded.follow_count,
+             updated_at = excluded.updated_at, synced_at = excluded.synced_at
+      -- Never let an older copy overwrite a newer one, whatever order pages arrive in.
+      WHERE processes.updated_at < excluded.updated_at
+      RETURNING numero`,
+    );
+    return new Set(returned.map((row) => row.numero));
+  }
+
+  /** The container set of each written process becomes exactly the incoming one, in its order. */
+  private async replaceContainers(tx: Executor, processes: OperationsProcess[]): Promise<void> {
+    if (processes.length === 0) return;
+    const rows = processes.flatMap((process) =>
+      process.containers.map((number, position) => ({
+        process_numero: process.numero,
+        container_number: number,
+        position,
+      })),
+    );
+    const numeros = JSON.stringify(processes.map((process) => process.numero));
+    const incoming = sql`json_to_recordset(${JSON.stringify(rows)}::json)
+                         AS k(process_numero text, container_number text, position smallint)`;
+    await tx.execute(sql`
+      DELETE FROM process_containers c
+       WHERE c.process_numero IN (SELECT json_array_elements_text(${numeros}::json))
+         AND NOT EXISTS (SELECT 1 FROM ${incoming}
+                          WHERE k.process_numero = c.process_numero AND k.container_number = c.container_number)`);
+    if (rows.length === 0) return;
+    await tx.execute(sql`
+      INSERT INTO process_containers (process_numero, container_number, position)
+      SELECT process_numero, container_number, position FROM ${incoming}
+      ON CONFLICT (process_numero, container_number) DO UPDATE SET position = excluded.position
+      WHERE process_containers.position IS DISTINCT FROM excluded.position`);
+  }
+
+  /** Each item carries all its events: upsert them by id, delete the ones upstream retracted. */
+  private async replaceEvents(tx: Executor, processes: OperationsProcess[]): Promise<void> {
+    if (processes.length === 0) return;
+    const rows = processes.flatMap((process) =>
+      process.events.map((event) => ({
+        process_numero: process.numero,
+        id: event.id,
+        code: event.code,
+        description: event.description,
+        occurred_at: event.occurredAt,
+        location_code: event.location?.code ?? null,
+        location_name: event.location?.name ?? null,
+      })),
+    );
+    const numeros = JSON.stringify(processes.map((process) => process.numero));
+    const incoming = sql`json_to_recordset(${JSON.stringify(rows)}::json)
+                         AS k(process_numero text, id text, code text, description text,
+                              occurred_at timestamptz, location_code text, location_name text)`;
+    await tx.execute(sql`
+      DELETE FROM follow_up_events e
+       WHERE e.process_numero IN (SELECT json_array_elements_text(${numeros}::json))
+         AND NOT EXISTS (SELECT 1 FROM ${incoming} WHERE k.process_numero = e.process_numero AND k.id = e.id)`);
+    if (rows.length === 0) return;
+    await tx.execute(sql`
+      INSERT INTO follow_up_events (process_numero, id, code, description, occurred_at, location_code, location_name)
+      SELECT process_numero, id, code, description, occurred_at, location_code, location_name FROM ${incoming}
+      ON CONFLICT (process_numero, id) DO UPDATE SET
+             code = excluded.code, description = excluded.description, occurred_at = excluded.occurred_at,
+             location_code = excluded.location_code, location_name = excluded.location_name
+      WHERE (follow_up_events.code, follow_up_events.description, follow_up_events.occurred_at,
+             follow_up_events.location_code, follow_up_events.location_name)
+            IS DISTINCT FROM
+            (excluded.code, excluded.description, excluded.occurred_at, excluded.location_code,
+             excluded.location_name)`);
+  }
+}
+
+export async function rowsOf<T>(executor: Executor, query: SQL): Promise<T[]> {
+  // Both drivers (node-postgres and PGlite) answer raw SQL with `{ rows }`.
+  const result: unknown = await executor.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+/** The SQLSTATE of a driver error, looking through drizzle's wrapper. */
+export function sqlStateOf(error: unknown): string | null {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = current.cause;
+  }
+  return null;
+}
+
+/** Class 22 (data exception) or 23 (integrity constraint violation): the data is at fault, not the database. */
+export function isDataError(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== null && (state.startsWith('22') || state.startsWith('23'));
+}
+
+function describeDataError(error: unknown): string {
+  const state = sqlStateOf(error) ?? 'unknown';
+  let current: unknown = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  const constraint = (current as { constraint?: unknown }).constraint;
+  return typeof constraint === 'string'
+    ? `SQLSTATE ${state} on ${constraint}`
+    : `SQLSTATE ${state}: ${current instanceof Error ? current.message : String(current)}`;
+}
