@@ -10,17 +10,14 @@ export function normalizeContainerNumber(raw: string): string {
   return raw.replace(/[\s-]/g, '').toUpperCase();
 }
 
-/** Letter values start at A=10 and skip the multiples of 11 (11, 22, 33). */
-function characterValue(char: string): number {
-  const code = char.charCodeAt(0);
-  if (code >= 48 && code <= 57) {
-    return code - 48;
-  }
-  if (code < 65 || code > 90) {
-    throw new RangeError(`not a container number character: ${char}`);
-  }
-  const raw = code - 65 + 10;
-  return raw + Math.floor((raw - 1) / 10);
+/** Character code → value: digits are themselves, letters start at A=10 skipping 11, 22 and 33. */
+const VALUES = new Map<number, number>();
+for (let digit = 0; digit <= 9; digit++) {
+  VALUES.set(48 + digit, digit);
+}
+for (let letter = 0; letter < 26; letter++) {
+  const raw = 10 + letter;
+  VALUES.set(65 + letter, raw + Math.floor((raw - 1) / 10));
 }
 
 /** The check digit of the first 10 characters (owner code, category and serial). */
@@ -30,7 +27,11 @@ export function iso6346CheckDigit(first10: string): number {
   }
   let sum = 0;
   for (let i = 0; i < 10; i++) {
-    sum += characterValue(first10.charAt(i)) * 2 ** i;
+    const value = VALUES.get(first10.charCodeAt(i));
+    if (value === undefined) {
+      throw new RangeError(`not a container number character: ${first10.charAt(i)}`);
+    }
+    sum += value << i;
   }
   return (sum % 11) % 10;
 }
