@@ -1,0 +1,163 @@
+import { HttpService } from '@nestjs/axios';
+import { Logger } from '@nestjs/common';
+import axios from 'axios';
+import { loadAppConfig } from '../../config/app.config.js';
+import { OperationsUnavailableError } from '../operations.gateway.js';
+import type { OperationsProcess } from '../operations.types.js';
+import { OperationsSimulator } from '../simulator/operations-simulator.js';
+import {
+  startOperationsSimulatorServer,
+  type OperationsSimulatorServer,
+  type SimulatorFaults,
+} from '../simulator/ops-sim.server.js';
+import { demoSimulationOptions } from '../simulator/simulation-options.js';
+import { HttpOperationsGateway, type OperationsResilienceOptions } from './http-operations.gateway.js';
+
+const API_KEY = 'simulator-key-7c21';
+const NOW = new Date('2026-03-14T12:00:00Z');
+
+function gatewayFor(
+  server: OperationsSimulatorServer,
+  options: Partial<OperationsResilienceOptions> = {},
+  env: NodeJS.ProcessEnv = {},
+) {
+  const config = loadAppConfig({
+    NODE_ENV: 'test',
+    OPERATIONS_BASE_URL: server.url,
+    OPERATIONS_API_KEY: API_KEY,
+    OPERATIONS_TIMEOUT_MS: '400',
+    ...env,
+  });
+  return new HttpOperationsGateway(new HttpService(axios.create()), config, {
+    retryInitialDelayMs: 10,
+    retryMaxDelayMs: 20,
+    ...options,
+  });
+}
+
+const firstPage = { updatedSince: null, cursor: null, limit: 50 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The HTTP adapter against the simulator's HTTP API: the two halves of CONTRACT §8 agree. */
+describe(`${HttpOperationsGateway.name} against the operations simulator`, () => {
+  let server: OperationsSimulatorServer;
+  let simulator: OperationsSimulator;
+
+  beforeAll(() => {
+    Logger.overrideLogger(false);
+  });
+
+  beforeEach(async () => {
+    simulator = new OperationsSimulator(demoSimulationOptions(NOW));
+    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: () => NOW });
+  });
+
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('syncs every page with no item dropped, and details match the simulator', async () => {
+    const sut = gatewayFor(server);
+    const items: OperationsProcess[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await sut.listChangedProcesses({ updatedSince: null, cursor, limit: 100 });
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+
+    const expected: OperationsProcess[] = [];
+    cursor = null;
+    do {
+      const page = simulator.listChangedProcesses({ updatedSince: null, cursor, limit: 100 }, NOW);
+      expected.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.map((item) => item.numero)).toEqual(expected.map((item) => item.numero));
+
+    const numero = items[0]?.numero ?? '';
+    await expect(sut.getProcessDetail(numero)).resolves.toEqual(simulator.getProcessDetail(numero, NOW));
+    await expect(sut.getProcessDetail(numero.toLowerCase())).resolves.toMatchObject({ numero });
+  });
+
+  it('answers null for an unknown process', async () => {
+    const sut = gatewayFor(server);
+
+    await expect(sut.getProcessDetail('IMP-1999-999999')).resolves.toBeNull();
+    expect(server.requestCount).toBe(1);
+  });
+
+  it('fails, without retrying, with a wrong API key', async () => {
+    const sut = gatewayFor(server, {}, { OPERATIONS_API_KEY: 'wrong-key' });
+
+    await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
+    expect(server.stats().byOutcome.unauthorized).toBe(1);
+    expect(server.requestCount).toBe(1);
+  });
+
+  it('succeeds through latency within the timeout', async () => {
+    server.setFaults({ latencyMs: 100 });
+    const sut = gatewayFor(server, {}, { OPERATIONS_TIMEOUT_MS: '2000' });
+
+    const page = await sut.listChangedProcesses(firstPage);
+
+    expect(page.items.length).toBeGreaterThan(0);
+  });
+
+  const refusals: Array<[string, Partial<SimulatorFaults>]> = [
+    ['a redirect', { redirectRate: 1 }],
+    ['an oversized body', { oversizedRate: 1 }],
+    ['invalid JSON', { garbageRate: 1, garbageKind: 'invalid-json' }],
+    ['a wrong shape', { garbageRate: 1, garbageKind: 'wrong-shape' }],
+    ['an HTML page', { garbageRate: 1, garbageKind: 'html' }],
+  ];
+
+  it.each(refusals)('fails on %s without retrying', async (_case, faults) => {
+    server.setFaults(faults);
+    const sut = gatewayFor(server);
+
+    await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
+    expect(server.requestCount).toBe(1);
+  });
+
+  it('retries reset connections, then fails', async () => {
+    server.setFaults({ outage: 'reset' });
+    const sut = gatewayFor(server, { maxRetries: 2 });
+
+    await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
+    expect(server.requestCount).toBe(3);
+  });
+
+  it('fails a hanging upstream at the deadline, whatever retries remain', async () => {
+    server.setFaults({ timeoutRate: 1 });
+    // One 400 ms attempt, a backoff and part of a second: never a third.
+    const sut = gatewayFor(server, { maxRetries: 5, deadlineMs: 600 });
+
+    await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
+    expect(server.requestCount).toBeGreaterThanOrEqual(1);
+    expect(server.requestCount).toBeLessThanOrEqual(2);
+  });
+
+  it('opens the circuit in an outage, stops calling, and closes once the upstream is back', async () => {
+    server.setFaults({ outage: 'unavailable' });
+    const sut = gatewayFor(server, { breakerThreshold: 4, maxRetries: 1, halfOpenAfterMs: 300 });
+
+    await expect(sut.getProcessDetail('IMP-1')).rejects.toBeInstanceOf(OperationsUnavailableError);
+    await expect(sut.getProcessDetail('IMP-1')).rejects.toBeInstanceOf(OperationsUnavailableError);
+    expect(sut.circuitState).toBe('open');
+    expect(server.requestCount).toBe(4);
+
+    await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
+    await expect(sut.getProcessDetail('IMP-1')).rejects.toBeInstanceOf(OperationsUnavailableError);
+    expect(server.requestCount).toBe(4);
+
+    server.resetFaults();
+    await sleep(350);
+    const page = await sut.listChangedProcesses(firstPage);
+
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(sut.circuitState).toBe('closed');
+    expect(server.requestCount).toBe(5);
+  });
+});
