@@ -6,6 +6,8 @@ import { anEvent, anOperationsProcess } from '../../test/factories/operations-pr
 import { FakeOperationsGateway } from '../../test/fakes/fake-operations.gateway.js';
 import { DatabaseService, type DatabaseOptions } from '../database/database.service.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
+import { OperationsSimulator } from '../operations/simulator/operations-simulator.js';
+import { SimulatedOperationsGateway } from '../operations/simulator/simulated-operations.gateway.js';
 import type { ChangedProcessesPage, OperationsProcess } from '../operations/operations.types.js';
 import { ProcessPageWriter, rowsOf } from './process-page.writer.js';
 import { SyncLock } from './sync-lock.js';
@@ -342,5 +344,105 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
     const next = newSync();
     expect(await next.run()).toMatchObject({ status: 'succeeded', pages: 1, processed: 5 });
     expect(await counts()).toEqual(expectedCounts(upstream.all()));
+  });
+});
+
+describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator on %s`, (target) => {
+  const DAY = 86_400_000;
+  let database: DatabaseService;
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    ({ database, dispose } = await connectTestDatabase(target));
+  });
+  afterAll(() => dispose());
+
+  /** What the database holds, in the simulator's terms. */
+  async function storedView() {
+    const processes = await rowsOf<{
+      numero: string;
+      updated_at: string;
+      follow_count: number;
+      status: string;
+    }>(
+      database.db,
+      sql`SELECT numero, status, follow_count,
+                 to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
+            FROM processes ORDER BY numero`,
+    );
+    const events = await rowsOf<{ key: string }>(
+      database.db,
+      sql`SELECT process_numero || '/' || id AS key FROM follow_up_events ORDER BY 1`,
+    );
+    const containers = await rowsOf<{ key: string }>(
+      database.db,
+      sql`SELECT process_numero || '/' || position || '/' || container_number AS key FROM process_containers ORDER BY 1`,
+    );
+    return { processes, events: events.map((row) => row.key), containers: containers.map((row) => row.key) };
+  }
+
+  function upstreamView(simulator: OperationsSimulator, now: Date) {
+    const all = [...simulator.processesAt(now)].sort((a, b) => (a.numero < b.numero ? -1 : 1));
+    return {
+      processes: all.map((process) => ({
+        numero: process.numero,
+        status: process.status,
+        follow_count: process.events.length,
+        updated_at: new Date(process.updatedAt).toISOString(),
+      })),
+      events: all.flatMap((process) => process.events.map((event) => `${process.numero}/${event.id}`)).sort(),
+      containers: all
+        .flatMap((process) =>
+          process.containers.map((number, position) => `${process.numero}/${position}/${number}`),
+        )
+        .sort(),
+    };
+  }
+
+  it('mirrors the simulator as its clock moves: new processes and events in, retracted events out', async () => {
+    let now = new Date('2026-03-14T12:00:00Z');
+    // Opening over 30 days, 20 of them past: many processes are under way, some yet to open.
+    const simulator = new OperationsSimulator({
+      seed: 7,
+      processCount: 300,
+      customerCount: 4,
+      epoch: new Date(now.getTime() - 20 * DAY),
+      openWindowDays: 30,
+    });
+    const sut = new SyncService(
+      database,
+      new SimulatedOperationsGateway(simulator, () => now),
+      SyncLock.for(database, null),
+      {
+        pageSize: 100,
+      },
+    );
+
+    await sut.run();
+    let before = upstreamView(simulator, now);
+    const initialCount = before.processes.length;
+    expect(await storedView()).toEqual(before);
+
+    let retracted = 0;
+    for (const step of Array<number>(8).fill(DAY / 2)) {
+      now = new Date(now.getTime() + step);
+      const after = upstreamView(simulator, now);
+      const previous = new Map(before.processes.map((process) => [process.numero, process.updated_at]));
+      const changed = after.processes.filter(
+        (process) => previous.get(process.numero) !== process.updated_at,
+      );
+      retracted += before.events.filter((key) => !after.events.includes(key)).length;
+
+      const outcome = await sut.run();
+
+      expect(outcome).toMatchObject({ status: 'succeeded', processed: changed.length, rejected: 0 });
+      // Only changed processes come back, plus the few inside the overlap window.
+      expect(outcome.fetched - changed.length).toBeLessThanOrEqual(5);
+      expect(await storedView()).toEqual(after);
+      before = after;
+    }
+    expect(retracted).toBeGreaterThan(0);
+    expect(before.processes.length).toBeGreaterThan(initialCount);
   });
 });

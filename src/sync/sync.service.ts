@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { DatabaseService } from '../database/database.service.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
@@ -31,6 +31,8 @@ interface Counts {
   rejected: number;
 }
 
+const NO_COUNTS: Counts = { pages: 0, fetched: 0, processed: 0, skipped: 0, rejected: 0 };
+
 interface PassResult extends Counts {
   status: Exclude<SyncRunStatus, 'skipped'>;
   detail: string | null;
@@ -49,7 +51,7 @@ interface PassResult extends Counts {
  * while one is going on in this process joins it.
  */
 @Injectable()
-export class SyncService {
+export class SyncService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(SyncService.name);
   private readonly options: SyncOptions;
   private readonly state: SyncStateRepository;
@@ -80,6 +82,11 @@ export class SyncService {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.inFlight;
+  }
+
+  /** On shutdown (the database closes after this): no new page, and the current one finishes. */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 
   get running(): boolean {
@@ -115,28 +122,12 @@ export class SyncService {
       lastSucceededAt = (await this.state.read(this.options.stream))?.lastSucceededAt ?? null;
     } catch (error) {
       // The database itself failed (lock connection, state row): nothing more can be recorded.
-      result = {
-        status: 'failed',
-        detail: describe(error),
-        pages: 0,
-        fetched: 0,
-        processed: 0,
-        skipped: 0,
-        rejected: 0,
-      };
+      result = { status: 'failed', detail: describe(error), ...NO_COUNTS };
     }
     const finished = this.options.now();
     const outcome: SyncOutcome = {
       stream: this.options.stream,
-      ...(result ?? {
-        status: 'skipped',
-        detail: SKIPPED_ANOTHER_RUNNING,
-        pages: 0,
-        fetched: 0,
-        processed: 0,
-        skipped: 0,
-        rejected: 0,
-      }),
+      ...(result ?? { status: 'skipped', detail: SKIPPED_ANOTHER_RUNNING, ...NO_COUNTS }),
       startedAt: started.toISOString(),
       finishedAt: finished.toISOString(),
       durationMs: finished.getTime() - started.getTime(),
@@ -149,12 +140,13 @@ export class SyncService {
 
   private async pass(started: Date): Promise<PassResult> {
     const { stream, pageSize } = this.options;
+    if (this.stopping) return { status: 'interrupted', detail: 'shutting down', ...NO_COUNTS };
     const state = await this.state.markStarted(stream, started);
     const resuming = state.passCursor !== null;
     const updatedSince = resuming ? state.passUpdatedSince : this.sinceWatermark(state);
     let cursor = resuming ? state.passCursor : null;
     let highWater = resuming ? state.passHighWater : null;
-    const counts: Counts = { pages: 0, fetched: 0, processed: 0, skipped: 0, rejected: 0 };
+    const counts: Counts = { ...NO_COUNTS };
 
     for (;;) {
       if (this.stopping) return { status: 'interrupted', detail: 'stopped between pages', ...counts };
