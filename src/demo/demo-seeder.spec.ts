@@ -1,0 +1,100 @@
+import { Logger } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { sql } from 'drizzle-orm';
+import { UsersRepository } from '../auth/users/users.repository.js';
+import { PasswordHasher } from '../auth/password-hasher.service.js';
+import { AppConfig, loadAppConfig } from '../config/app.config.js';
+import { ConfigModule } from '../config/config.module.js';
+import { DatabaseModule } from '../database/database.module.js';
+import { DatabaseService } from '../database/database.service.js';
+import { PROCESS_STATUSES, PROCESS_TYPES, TRANSPORT_MODES } from '../processes/process.vocabulary.js';
+import { rowsOf } from '../sync/process-page.writer.js';
+import { SyncService } from '../sync/sync.service.js';
+import { DemoModule } from './demo.module.js';
+import { DemoSeeder } from './demo-seeder.service.js';
+import { DEMO_USERS } from './demo-users.js';
+import { InitialDataState } from './initial-data.state.js';
+
+async function startDemoModules(demoMode: boolean): Promise<TestingModule> {
+  const config = loadAppConfig({ NODE_ENV: 'test', PGLITE_DIR: 'memory://', SYNC_INTERVAL_S: '0' });
+  config.demoMode = demoMode;
+  const moduleRef = await Test.createTestingModule({ imports: [ConfigModule, DatabaseModule, DemoModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .compile();
+  return moduleRef.init();
+}
+
+async function countsOf(database: DatabaseService) {
+  const [row] = await rowsOf<Record<string, number | string[]>>(
+    database.db,
+    sql`SELECT (SELECT count(*)::int FROM customers) AS customers,
+               (SELECT count(*)::int FROM processes) AS processes,
+               (SELECT count(*)::int FROM process_containers) AS containers,
+               (SELECT count(*)::int FROM follow_up_events) AS events,
+               (SELECT array_agg(DISTINCT status ORDER BY status) FROM processes) AS statuses,
+               (SELECT array_agg(DISTINCT type ORDER BY type) FROM processes) AS types,
+               (SELECT array_agg(DISTINCT mode ORDER BY mode) FROM processes) AS modes`,
+  );
+  return row!;
+}
+
+describe(DemoSeeder.name, () => {
+  beforeAll(() => {
+    Logger.overrideLogger(false);
+  });
+
+  describe('in demo mode', () => {
+    let moduleRef: TestingModule;
+    let seedingMs: number;
+
+    beforeAll(async () => {
+      const started = Date.now();
+      moduleRef = await startDemoModules(true);
+      expect(moduleRef.get(InitialDataState).isReady).toBe(false);
+      await moduleRef.get(InitialDataState).whenReady();
+      seedingMs = Date.now() - started;
+    }, 60_000);
+
+    afterAll(() => moduleRef.close());
+
+    it('syncs the simulator data set: customers, every status, type and mode, containers, events', async () => {
+      const counts = await countsOf(moduleRef.get(DatabaseService));
+
+      expect(counts.customers).toBeGreaterThanOrEqual(3);
+      expect(counts.processes).toBeGreaterThanOrEqual(300);
+      expect(counts.containers).toBeGreaterThan(0);
+      expect(counts.events).toBeGreaterThan(counts.processes as number);
+      expect(counts.statuses).toEqual([...PROCESS_STATUSES].sort());
+      expect(counts.types).toEqual([...PROCESS_TYPES].sort());
+      expect(counts.modes).toEqual([...TRANSPORT_MODES].sort());
+      expect(moduleRef.get(SyncService).getLastOutcome()).toMatchObject({ status: 'succeeded' });
+      expect(seedingMs).toBeLessThan(30_000);
+    });
+
+    it('creates the three demo users with their passwords, roles and customers', async () => {
+      const users = moduleRef.get(UsersRepository);
+      const hasher = moduleRef.get(PasswordHasher);
+      for (const demo of DEMO_USERS) {
+        const user = await users.findByUsername(demo.username);
+        expect(user).toMatchObject({ role: demo.role, customerIds: demo.customerIds, active: true });
+        expect(await hasher.verify(user!.passwordHash, demo.password)).toBe(true);
+      }
+    });
+  });
+
+  describe('outside demo mode', () => {
+    it('is ready at once and neither syncs nor creates users', async () => {
+      const moduleRef = await startDemoModules(false);
+      try {
+        expect(moduleRef.get(InitialDataState).isReady).toBe(true);
+        await moduleRef.get(DemoSeeder).whenSeeded();
+        expect(moduleRef.get(SyncService).getLastOutcome()).toBeNull();
+        expect(await moduleRef.get(UsersRepository).list()).toEqual([]);
+        expect(await countsOf(moduleRef.get(DatabaseService))).toMatchObject({ processes: 0 });
+      } finally {
+        await moduleRef.close();
+      }
+    });
+  });
+});
