@@ -117,7 +117,6 @@ export class HttpOperationsGateway extends OperationsGateway {
   private readonly logger = new Logger(HttpOperationsGateway.name);
   private readonly baseUrl: string;
   private readonly headers: Record<string, string>;
-  private readonly options: OperationsResilienceOptions;
   private readonly breaker;
   private readonly policy;
   private readonly observers = new Set<OperationsCallObserver>();
@@ -138,36 +137,36 @@ export class HttpOperationsGateway extends OperationsGateway {
       this.logger.warn('OPERATIONS_API_KEY is not set; calling the operations system without a key');
     }
     const merged = { ...defaultResilienceOptions(timeoutMs), ...options };
-    this.options = { ...merged, deadlineMs: Math.max(merged.deadlineMs, merged.attemptTimeoutMs) };
+    const resilience = { ...merged, deadlineMs: Math.max(merged.deadlineMs, merged.attemptTimeoutMs) };
 
-    const deadline = timeout(this.options.deadlineMs, TimeoutStrategy.Aggressive);
+    const deadline = timeout(resilience.deadlineMs, TimeoutStrategy.Aggressive);
     const retries = retry(
       handleWhen((error) => isTimeout(error) || (error instanceof UpstreamAttemptError && error.transient)),
       {
-        maxAttempts: this.options.maxRetries,
+        maxAttempts: resilience.maxRetries,
         backoff: new ExponentialBackoff({
-          initialDelay: this.options.retryInitialDelayMs,
-          maxDelay: this.options.retryMaxDelayMs,
+          initialDelay: resilience.retryInitialDelayMs,
+          maxDelay: resilience.retryMaxDelayMs,
         }),
       },
     ).dangerouslyUnref(); // a backoff left pending by the deadline must not hold the process open
-    const limiter = bulkhead(this.options.maxConcurrent, this.options.maxQueued);
+    const limiter = bulkhead(resilience.maxConcurrent, resilience.maxQueued);
     // Inside the bulkhead: a rejected call says nothing about the upstream's health.
     this.breaker = circuitBreaker(
       handleWhen(
         (error) => isTimeout(error) || (error instanceof UpstreamAttemptError && error.upstreamFault),
       ),
       {
-        halfOpenAfter: this.options.halfOpenAfterMs,
-        breaker: new ConsecutiveBreaker(this.options.breakerThreshold),
+        halfOpenAfter: resilience.halfOpenAfterMs,
+        breaker: new ConsecutiveBreaker(resilience.breakerThreshold),
       },
     );
-    const attemptTimeout = timeout(this.options.attemptTimeoutMs, TimeoutStrategy.Aggressive);
+    const attemptTimeout = timeout(resilience.attemptTimeoutMs, TimeoutStrategy.Aggressive);
     this.policy = wrap(deadline, retries, limiter, this.breaker, attemptTimeout);
 
     this.breaker.onStateChange((state) => {
       const name = CIRCUIT_STATE_NAMES[state];
-      this.logger.log(`Operations circuit ${name}`);
+      this.logger[name === 'open' ? 'warn' : 'log'](`Operations circuit ${name}`);
       for (const observer of this.observers) observer.circuitStateChanged?.(name);
     });
   }
