@@ -23,6 +23,8 @@ const shared = {
 
 /** @type {import('jest').Config} */
 export default {
+  // Suites boot PGlite (WASM) and hash passwords with argon2 on a 2-core machine.
+  testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', rootDir: 'src', testMatch: ['**/*.spec.ts'] },
     { ...shared, displayName: 'e2e', rootDir: 'test', testMatch: ['**/*.e2e-spec.ts'] },

@@ -9,10 +9,19 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DemoModule } from './demo/demo.module.js';
 import { LegacyTrackingModule } from './legacy-tracking/legacy-tracking.module.js';
+import { ProcessesModule } from './processes/processes.module.js';
 import { SyncModule } from './sync/sync.module.js';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, AuthModule, LegacyTrackingModule, SyncModule, DemoModule],
+  imports: [
+    ConfigModule,
+    DatabaseModule,
+    AuthModule,
+    ProcessesModule,
+    LegacyTrackingModule,
+    SyncModule,
+    DemoModule,
+  ],
   providers: [
     RouteTable,
     { provide: APP_GUARD, useClass: JwtAuthGuard },

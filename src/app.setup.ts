@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { queryStringLimit } from './common/http/query-string-limit.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { AppConfig } from './config/app.config.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -17,6 +18,8 @@ export function configureApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // Process responses carry their own ETag; nothing else needs one.
+  app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(helmet());
   app.enableCors((request: Request, callback) => {
@@ -31,6 +34,7 @@ export function configureApp(app: NestExpressApplication): void {
   });
   // Before the parsers, so that their 400/413 answers are not cached either (CONTRACT §0).
   app.use('/api/auth', noStore);
+  app.use(queryStringLimit);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
 

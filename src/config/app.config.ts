@@ -43,11 +43,8 @@ export class AppConfig {
   cors!: { origins: string[] };
   trustProxy!: TrustProxySetting;
   rateLimits!: { processesPerMinute: number };
-
-  /** Demo mode (CONTRACT §9): embedded database, simulator data and demo users. */
-  get demoMode(): boolean {
-    return this.database.url === null && this.nodeEnv !== 'production';
-  }
+  /** Demo mode (CONTRACT §9): no database URL and not production; simulator data and demo users. */
+  demoMode!: boolean;
 }
 
 export class ConfigurationError extends Error {
@@ -102,7 +99,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     cors: { origins: corsOrigins },
     trustProxy: trustProxy ?? false,
     rateLimits: { processesPerMinute: vars.RATE_LIMIT_PROCESSES_PER_MINUTE ?? 600 },
-  } satisfies Omit<AppConfig, 'demoMode'>);
+    demoMode: vars.DATABASE_URL === undefined && nodeEnv !== 'production',
+  } satisfies AppConfig);
 }
 
 const isAbout = (variable: string) => (problem: string) => problem.startsWith(`${variable}:`);

@@ -1,0 +1,116 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import { isValidContainerNumber, normalizeContainerNumber } from '../../common/iso6346.js';
+import {
+  IsDateParameter,
+  IsInstantOrDateParameter,
+  IsIntegerParameter,
+  IsListOfParameter,
+  IsOneOfParameter,
+  IsParameterMatching,
+  IsRangeEnd,
+  isCalendarDate,
+  isInstant,
+} from '../../common/validation/query-parameters.js';
+import { PROCESS_SORTS, type ProcessListCriteria, type ProcessSort } from '../process-list.criteria.js';
+import { PROCESS_STATUSES, type ProcessStatus } from '../process.vocabulary.js';
+
+const DAY_MS = 86_400_000;
+const isInstantOrDate = (value: string) => isCalendarDate(value) || isInstant(value);
+/** A date bound stands for the whole UTC day; an instant for itself. */
+const rangeStart = (value: string) => Date.parse(isCalendarDate(value) ? `${value}T00:00:00Z` : value);
+const rangeEndExclusive = (value: string) =>
+  isCalendarDate(value) ? Date.parse(`${value}T00:00:00Z`) + DAY_MS : Date.parse(value) + 1;
+
+/**
+ * `GET /api/processes` parameters (CONTRACT §5.1), kept as the raw strings the client sent and
+ * validated strictly; {@link toCriteria} turns them into typed criteria.
+ */
+export class ListProcessesQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, description: 'Page number, from 1' })
+  @IsOptional()
+  @IsIntegerParameter(1)
+  page?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @IsIntegerParameter(1, 100)
+  pageSize?: string;
+
+  @ApiPropertyOptional({
+    description: `Comma-separated statuses, case-insensitive: ${PROCESS_STATUSES.join(', ')}`,
+    example: 'IN_TRANSIT,ARRIVED',
+  })
+  @IsOptional()
+  @IsListOfParameter(PROCESS_STATUSES)
+  status?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'Inclusive lower bound on `summary.shipmentDate`' })
+  @IsOptional()
+  @IsDateParameter()
+  shipmentFrom?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'Inclusive upper bound on `summary.shipmentDate`' })
+  @IsOptional()
+  @IsDateParameter()
+  @IsRangeEnd('shipmentFrom', isCalendarDate, (to, from) => to >= from)
+  shipmentTo?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Inclusive lower bound on `updatedAt`: an RFC 3339 instant, or a date meaning the start of that UTC day',
+    example: '2026-03-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsInstantOrDateParameter()
+  updatedFrom?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Inclusive upper bound on `updatedAt`: an RFC 3339 instant, or a date meaning the whole of that UTC day',
+    example: '2026-03-31',
+  })
+  @IsOptional()
+  @IsInstantOrDateParameter()
+  @IsRangeEnd('updatedFrom', isInstantOrDate, (to, from) => rangeEndExclusive(to) > rangeStart(from))
+  updatedTo?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'ISO 6346 container number (4 letters, 7 digits, valid check digit); case, spaces and hyphens ignored',
+    example: 'CSQU3054383',
+  })
+  @IsOptional()
+  @IsParameterMatching(
+    (value) => isValidContainerNumber(normalizeContainerNumber(value)),
+    'must be an ISO 6346 container number (4 letters and 7 digits with a valid check digit)',
+  )
+  container?: string;
+
+  @ApiPropertyOptional({
+    enum: PROCESS_SORTS,
+    default: '-updatedAt',
+    description:
+      'Sort order; ties are broken by `numero` ascending; processes without a shipment date come last',
+  })
+  @IsOptional()
+  @IsOneOfParameter(PROCESS_SORTS)
+  sort?: string;
+
+  toCriteria(): ProcessListCriteria {
+    return {
+      page: this.page === undefined ? 1 : Number(this.page),
+      pageSize: this.pageSize === undefined ? 20 : Number(this.pageSize),
+      statuses:
+        this.status === undefined
+          ? null
+          : [...new Set(this.status.split(',').map((item) => item.trim().toUpperCase() as ProcessStatus))],
+      shipmentFrom: this.shipmentFrom ?? null,
+      shipmentTo: this.shipmentTo ?? null,
+      updatedFrom: this.updatedFrom === undefined ? null : new Date(rangeStart(this.updatedFrom)),
+      updatedBefore: this.updatedTo === undefined ? null : new Date(rangeEndExclusive(this.updatedTo)),
+      container: this.container === undefined ? null : normalizeContainerNumber(this.container),
+      sort: (this.sort ?? '-updatedAt') as ProcessSort,
+    };
+  }
+}

@@ -1,0 +1,150 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  PARTY_ROLES,
+  PROCESS_TYPES,
+  TRANSPORT_MODES,
+  type PartyRole,
+  type ProcessType,
+  type TransportMode,
+} from '../process.vocabulary.js';
+import { PlaceDto, ProcessSummaryDto } from './process-summary.response.dto.js';
+
+export class PartyDto {
+  @ApiProperty({ enum: PARTY_ROLES })
+  role!: PartyRole;
+
+  @ApiProperty({ example: 'ACME Importadora Ltda' })
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '12.345.678/0001-95' })
+  taxId!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'BR', description: 'ISO 3166-1 alpha-2' })
+  country!: string | null;
+}
+
+export class ShipmentDto {
+  @ApiProperty({ enum: PROCESS_TYPES })
+  type!: ProcessType;
+
+  @ApiProperty({ enum: TRANSPORT_MODES })
+  mode!: TransportMode;
+
+  @ApiProperty({ type: String, nullable: true, example: 'FOB' })
+  incoterm!: string | null;
+
+  @ApiProperty({ type: PlaceDto })
+  origin!: PlaceDto;
+
+  @ApiProperty({ type: PlaceDto })
+  destination!: PlaceDto;
+
+  @ApiProperty({ type: String, format: 'date', nullable: true })
+  shipmentDate!: string | null;
+
+  @ApiProperty({ type: String, format: 'date', nullable: true })
+  eta!: string | null;
+
+  @ApiProperty({ type: String, format: 'date', nullable: true })
+  arrivalDate!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  bookingNumber!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  masterBill!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  houseBill!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  cargoDescription!: string | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  packages!: number | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  grossWeightKg!: number | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  volumeM3!: number | null;
+}
+
+export class ContainerDto {
+  @ApiProperty({ example: 'CSQU3054383' })
+  number!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '40HC' })
+  type!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  sealNumber!: string | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  grossWeightKg!: number | null;
+}
+
+export class VoyageDto {
+  @ApiProperty({ example: 1 })
+  sequence!: number;
+
+  @ApiProperty({ type: String, nullable: true, example: 'MSC AURORA' })
+  vessel!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  voyageNumber!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  carrier!: string | null;
+
+  @ApiProperty({ type: PlaceDto })
+  loadPort!: PlaceDto;
+
+  @ApiProperty({ type: PlaceDto })
+  dischargePort!: PlaceDto;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  etd!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  atd!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  eta!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ata!: string | null;
+}
+
+export const ENRICHMENT_STATUSES = ['FRESH', 'CACHED', 'STALE'] as const;
+export type EnrichmentStatus = (typeof ENRICHMENT_STATUSES)[number];
+
+export class EnrichmentDto {
+  @ApiProperty({
+    enum: ENRICHMENT_STATUSES,
+    description:
+      '`FRESH`: fetched from the operations system for this request; `CACHED`: a copy within the fresh TTL; ' +
+      '`STALE`: the operations system failed and a copy younger than the stale TTL was served',
+  })
+  status!: EnrichmentStatus;
+
+  @ApiProperty({ format: 'date-time', description: 'When the operations system answered' })
+  fetchedAt!: string;
+}
+
+export class ProcessDetailResponseDto extends ProcessSummaryDto {
+  @ApiProperty({ type: [PartyDto] })
+  parties!: PartyDto[];
+
+  @ApiProperty({ type: ShipmentDto })
+  shipment!: ShipmentDto;
+
+  @ApiPropertyOptional({ type: [ContainerDto], description: 'Absent when the operations system has none' })
+  containers?: ContainerDto[];
+
+  @ApiPropertyOptional({ type: [VoyageDto], description: 'Absent when the operations system has none' })
+  voyages?: VoyageDto[];
+
+  @ApiProperty({ type: EnrichmentDto })
+  enrichment!: EnrichmentDto;
+}

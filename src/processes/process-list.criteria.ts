@@ -1,0 +1,31 @@
+import type { ProcessStatus } from './process.vocabulary.js';
+
+export const PROCESS_SORTS = [
+  'updatedAt',
+  '-updatedAt',
+  'shipmentDate',
+  '-shipmentDate',
+  'numero',
+  '-numero',
+] as const;
+export type ProcessSort = (typeof PROCESS_SORTS)[number];
+
+/** Who may see what: `null` customer ids means every customer (staff). */
+export interface Visibility {
+  customerIds: string[] | null;
+}
+
+/** A validated list request in our terms: half-open instant ranges, dates as `YYYY-MM-DD`. */
+export interface ProcessListCriteria {
+  page: number;
+  pageSize: number;
+  statuses: ProcessStatus[] | null;
+  shipmentFrom: string | null;
+  shipmentTo: string | null;
+  /** Inclusive lower bound. */
+  updatedFrom: Date | null;
+  /** Exclusive upper bound (an inclusive instant plus 1 ms, or the day after a date). */
+  updatedBefore: Date | null;
+  container: string | null;
+  sort: ProcessSort;
+}

@@ -1,0 +1,99 @@
+import { Controller, Get, Param, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiExtraModels,
+  ApiHeader,
+  ApiNotModifiedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
+import { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
+import { ListProcessesQueryDto } from './dto/list-processes.query.dto.js';
+import { ProcessNumeroParamsDto } from './dto/process-numero.params.dto.js';
+import { ProcessListResponseDto } from './dto/process-summary.response.dto.js';
+import { paginationLinks } from './pagination-links.js';
+import { ProcessHttpCachingInterceptor } from './process-http-caching.interceptor.js';
+import { ProcessesService } from './processes.service.js';
+
+const CACHING_HEADERS = {
+  ETag: {
+    description: 'Entity tag of the process data; send it back in `If-None-Match`',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': { schema: { type: 'string', example: 'private, no-cache' } },
+} as const;
+
+@ApiTags('processes')
+@ApiBearerAuth()
+@ApiExtraModels(ProcessListResponseDto, ProcessDetailResponseDto)
+@ApiHeader({
+  name: 'If-None-Match',
+  required: false,
+  description: 'An ETag from an earlier answer: 304 when unchanged',
+})
+@UseInterceptors(ProcessHttpCachingInterceptor)
+@Controller('api/processes')
+export class ProcessesController {
+  constructor(private readonly processes: ProcessesService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List the processes the caller may see',
+    description:
+      'Paginated and filterable. Every item carries its operational `summary`, its whole follow-up history ' +
+      '`follow` and `lastFollow`. Unknown, repeated or bracketed parameters (`status[]=`), empty values, ' +
+      'non-decimal numbers (`1e3`, `0x10`, `1.5`) and impossible dates are refused with 400. A page past the last ' +
+      'is an empty `data` with the true `meta`.',
+  })
+  @ApiOkResponse({
+    type: ProcessListResponseDto,
+    headers: {
+      ...CACHING_HEADERS,
+      Link: {
+        description: 'RFC 8288 links: first, last, and prev/next where they exist',
+        schema: { type: 'string' },
+      },
+    },
+  })
+  @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches' })
+  @ApiProblemResponses(400, 401, 429)
+  async list(
+    @Query() query: ListProcessesQueryDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ProcessListResponseDto> {
+    const criteria = query.toCriteria();
+    const result = await this.processes.list(criteria, user);
+    const rawQuery = request.originalUrl.split('?')[1] ?? '';
+    response.setHeader(
+      'Link',
+      paginationLinks(request.path, new URLSearchParams(rawQuery), criteria.page, result.meta.totalPages),
+    );
+    return result;
+  }
+
+  @Get(':numero')
+  @ApiOperation({
+    summary: 'One process in full',
+    description:
+      'Parties, shipment, containers, voyages and the complete follow-up, enriched live from the operations ' +
+      "system through a cache (`enrichment.status`: FRESH, CACHED or STALE). Another customer's process is the " +
+      'same 404 as a missing one. When the operations system fails and no copy younger than ' +
+      '`OPERATIONS_STALE_TTL_S` is cached: 503 with `Retry-After`. The ETag does not cover `enrichment`.',
+  })
+  @ApiOkResponse({ type: ProcessDetailResponseDto, headers: CACHING_HEADERS })
+  @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches' })
+  @ApiProblemResponses(400, 401, 404, 429, 503)
+  detail(
+    @Param() params: ProcessNumeroParamsDto,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<ProcessDetailResponseDto> {
+    return this.processes.detail(params.numero, user);
+  }
+}

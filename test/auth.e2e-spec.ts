@@ -1,0 +1,243 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { TestApp, TEST_JWT_SECRET } from './support/test-app.js';
+
+const ISSUER = 'process-lookup';
+const AUDIENCE = 'process-lookup-api';
+
+function base64url(value: object | string): string {
+  return Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+}
+
+/** Hand-made tokens, so each attack is exactly the one under test. */
+function forgeToken(
+  claims: Record<string, unknown>,
+  options: { alg?: string; secret?: string } = {},
+): string {
+  const header = base64url({ alg: options.alg ?? 'HS256', typ: 'JWT' });
+  const payload = base64url(claims);
+  if (options.alg === 'none') return `${header}.${payload}.`;
+  const signature = createHmac('sha256', options.secret ?? TEST_JWT_SECRET)
+    .update(`${header}.${payload}`)
+    .digest('base64url');
+  return `${header}.${payload}.${signature}`;
+}
+
+describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
+  let testApp: TestApp;
+  let acmeUserId: string;
+  const now = () => Math.floor(Date.now() / 1000);
+  const validClaims = () => ({
+    sub: acmeUserId,
+    iss: ISSUER,
+    aud: AUDIENCE,
+    iat: now(),
+    exp: now() + 600,
+    jti: randomUUID(),
+  });
+
+  beforeAll(async () => {
+    testApp = await TestApp.start({ target });
+    await testApp.addCustomers({ id: 'acme', name: 'ACME Importadora Ltda' });
+    acmeUserId = await testApp.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
+    await testApp.addUser({
+      username: 'gone',
+      password: 'gone-pass-1',
+      customerIds: ['acme'],
+      active: false,
+    });
+  });
+
+  afterAll(() => testApp.close());
+
+  /** A protected route: anything that is not public will do. */
+  const protectedGet = (authorization?: string) => {
+    const request = testApp.http.get('/api/processes');
+    return authorization === undefined ? request : request.set('Authorization', authorization);
+  };
+
+  describe('POST /api/auth/login', () => {
+    it('issues an HS256 JWT with the contract claims', async () => {
+      const response = await testApp.http
+        .post('/api/auth/login')
+        .send({ username: 'acme', password: 'acme-pass-1' })
+        .expect(200);
+
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.body).toEqual({
+        accessToken: expect.any(String),
+        tokenType: 'Bearer',
+        expiresIn: 3600,
+      });
+      const [header, payload] = (response.body.accessToken as string).split('.');
+      expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ alg: 'HS256' });
+      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+      expect(claims).toEqual({
+        sub: acmeUserId,
+        iss: ISSUER,
+        aud: AUDIENCE,
+        iat: expect.any(Number),
+        exp: claims.iat + 3600,
+        jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
+    });
+
+    it.each([
+      ['unknown user', { username: 'nobody', password: 'whatever' }],
+      ['wrong password', { username: 'acme', password: 'wrong' }],
+      ['disabled user', { username: 'gone', password: 'gone-pass-1' }],
+    ])('answers one 401 for a %s', async (_case, body) => {
+      const response = await testApp.http.post('/api/auth/login').send(body).expect(401);
+
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.body).toEqual({
+        type: '/problems/invalid-credentials',
+        title: 'Invalid credentials',
+        status: 401,
+        detail: 'The user name or password is incorrect',
+        instance: '/api/auth/login',
+        requestId: expect.any(String),
+      });
+    });
+
+    it.each([
+      ['missing username', { password: 'x' }, ['username']],
+      ['missing password', { username: 'acme' }, ['password']],
+      ['empty username', { username: '', password: 'x' }, ['username']],
+      ['username too long', { username: 'a'.repeat(129), password: 'x' }, ['username']],
+      ['password too long', { username: 'acme', password: 'x'.repeat(1025) }, ['password']],
+      ['non-string username', { username: 42, password: 'x' }, ['username']],
+      ['non-string password', { username: 'acme', password: ['x'] }, ['password']],
+      ['extra field', { username: 'acme', password: 'x', role: 'staff' }, ['role']],
+      ['both missing', {}, ['username', 'password']],
+    ])('refuses a body with %s: 400 naming each field', async (_case, body, fields) => {
+      const response = await testApp.http.post('/api/auth/login').send(body).expect(400);
+
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body.type).toBe('/problems/invalid-request');
+      const named = (response.body.errors as Array<{ in: string; name: string }>).map((error) => error.name);
+      expect(named.sort()).toEqual([...fields].sort());
+      for (const error of response.body.errors) expect(error.in).toBe('body');
+    });
+
+    it.each([
+      ['a JSON array', '[1,2]'],
+      ['a JSON string', '"acme"'],
+      ['null', 'null'],
+    ])('refuses %s as the body', async (_case, raw) => {
+      const response = await testApp.http
+        .post('/api/auth/login')
+        .set('Content-Type', 'application/json')
+        .send(raw)
+        .expect(400);
+      expect(response.body.type).toBe('/problems/invalid-request');
+    });
+
+    it('refuses malformed JSON with 400', async () => {
+      const response = await testApp.http
+        .post('/api/auth/login')
+        .set('Content-Type', 'application/json')
+        .send('{"username": "acme",')
+        .expect(400);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({
+        type: '/problems/invalid-request',
+        detail: 'The request body is not valid JSON',
+      });
+    });
+
+    it.each([
+      ['text/plain', 'username=acme'],
+      ['application/x-www-form-urlencoded', 'username=acme&password=acme-pass-1'],
+    ])('refuses a %s body with 415', async (contentType, raw) => {
+      const response = await testApp.http
+        .post('/api/auth/login')
+        .set('Content-Type', contentType)
+        .send(raw)
+        .expect(415);
+      expect(response.body.type).toBe('/problems/unsupported-media-type');
+      expect(response.headers['cache-control']).toBe('no-store');
+    });
+
+    it('refuses a body over 16 KiB with 413', async () => {
+      const response = await testApp.http
+        .post('/api/auth/login')
+        .send({ username: 'acme', password: 'x'.repeat(17 * 1024) })
+        .expect(413);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body.type).toBe('/problems/payload-too-large');
+    });
+  });
+
+  describe('the global JWT guard', () => {
+    const expectUnauthorized = async (request: ReturnType<typeof protectedGet>) => {
+      const response = await request.expect(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({ type: '/problems/unauthorized', status: 401 });
+    };
+
+    it('lets a valid token through', async () => {
+      const token = await testApp.login('acme', 'acme-pass-1');
+      const response = await protectedGet(`Bearer ${token}`);
+      expect(response.status).not.toBe(401);
+    });
+
+    it('refuses a request without a token', () => expectUnauthorized(protectedGet()));
+
+    it.each([
+      ['a malformed token', () => 'Bearer not.a.jwt'],
+      ['a non-Bearer scheme', () => `Basic ${Buffer.from('acme:acme-pass-1').toString('base64')}`],
+      [
+        'an expired token',
+        () => `Bearer ${forgeToken({ ...validClaims(), iat: now() - 7200, exp: now() - 3600 })}`,
+      ],
+      [
+        'a token without exp',
+        () => {
+          const { exp: _exp, ...claims } = validClaims();
+          return `Bearer ${forgeToken(claims)}`;
+        },
+      ],
+      [
+        'a foreign signature',
+        () => `Bearer ${forgeToken(validClaims(), { secret: 'another-secret-that-is-long-enough-000000' })}`,
+      ],
+      ['alg none', () => `Bearer ${forgeToken(validClaims(), { alg: 'none' })}`],
+      ['another algorithm (HS512 header)', () => `Bearer ${forgeToken(validClaims(), { alg: 'HS512' })}`],
+      ['a wrong issuer', () => `Bearer ${forgeToken({ ...validClaims(), iss: 'someone-else' })}`],
+      ['a wrong audience', () => `Bearer ${forgeToken({ ...validClaims(), aud: 'another-api' })}`],
+      ['an unknown subject', () => `Bearer ${forgeToken({ ...validClaims(), sub: randomUUID() })}`],
+    ])('refuses %s', (_case, authorization) => expectUnauthorized(protectedGet(authorization())));
+
+    it('accepts a token expired within the 30 s leeway', async () => {
+      const token = forgeToken({ ...validClaims(), iat: now() - 100, exp: now() - 10 });
+      const response = await protectedGet(`Bearer ${token}`);
+      expect(response.status).not.toBe(401);
+    });
+
+    it('never takes the token from the query string or a cookie', async () => {
+      const token = await testApp.login('acme', 'acme-pass-1');
+      await expectUnauthorized(testApp.http.get(`/api/processes?access_token=${token}`));
+      await expectUnauthorized(
+        testApp.http.get('/api/processes').set('Cookie', `access_token=${token}; token=${token}`),
+      );
+    });
+
+    it('refuses the token of a user who was disabled', async () => {
+      await testApp.addUser({ username: 'leaver', password: 'leaver-pass-1', customerIds: ['acme'] });
+      const token = forgeToken({ ...validClaims(), sub: await userIdOf('leaver') });
+      await testApp.app
+        .get((await import('../src/auth/users/users.repository.js')).UsersRepository)
+        .update('leaver', { active: false });
+      await expectUnauthorized(protectedGet(`Bearer ${token}`));
+    });
+  });
+
+  async function userIdOf(username: string): Promise<string> {
+    const { UsersRepository } = await import('../src/auth/users/users.repository.js');
+    const user = await testApp.app.get(UsersRepository).findByUsername(username);
+    return user!.id;
+  }
+});

@@ -1,0 +1,416 @@
+import { iso6346CheckDigit } from '../src/common/iso6346.js';
+import { OperationsGateway } from '../src/operations/operations.gateway.js';
+import type { OperationsProcess } from '../src/operations/operations.types.js';
+import { PROCESS_STATUSES } from '../src/processes/process.vocabulary.js';
+import { buildDetail, buildProcess } from './factories/process.factory.js';
+import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { TestApp } from './support/test-app.js';
+import { syncNow } from './support/sync-now.js';
+import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+
+interface Item {
+  numero: string;
+  status: string;
+  updatedAt: string;
+  summary: {
+    customer: { id: string };
+    shipmentDate: string | null;
+    containers: string[];
+    followCount: number;
+  };
+  follow: Array<{ id: string; occurredAt: string }>;
+  lastFollow: { id: string } | null;
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+const container = (serial: number) => {
+  const first10 = `TGHU${String(serial).padStart(6, '0')}`;
+  return `${first10}${iso6346CheckDigit(first10)}`;
+};
+
+/** 30 processes: 20 of acme, 10 of globex; every status; exact updatedAt ties in threes; some without a shipment date. */
+function fixture(): OperationsProcess[] {
+  return Array.from({ length: 30 }, (_, i) => {
+    const type = i % 2 === 0 ? 'IMPORT' : 'EXPORT';
+    const numero = `${type === 'IMPORT' ? 'IMP' : 'EXP'}-2026-${String(100 + i).padStart(6, '0')}`;
+    const occurredAt = `2026-02-${pad(1 + (i % 20))}T08:00:00Z`;
+    return buildProcess({
+      numero,
+      type,
+      status: PROCESS_STATUSES[i % PROCESS_STATUSES.length],
+      customer:
+        i % 3 === 2
+          ? { id: 'globex', name: 'Globex Comércio S.A.' }
+          : { id: 'acme', name: 'ACME Importadora Ltda' },
+      updatedAt: `2026-03-${pad(1 + Math.floor(i / 3))}T10:00:00Z`,
+      shipmentDate: i % 5 === 0 ? null : `2026-01-${pad(1 + (i % 28))}`,
+      containers: i % 4 === 0 ? [container(i), container(100 + i)] : [],
+      // Two events at the same instant: ordered by id.
+      events: [
+        { id: `evt_${numero}_b`, code: 'NOTE', description: 'Observação', occurredAt, location: null },
+        {
+          id: `evt_${numero}_a`,
+          code: 'PROCESS_OPENED',
+          description: 'Processo aberto',
+          occurredAt,
+          location: null,
+        },
+        {
+          id: `evt_${numero}_c`,
+          code: 'BOOKING_CONFIRMED',
+          description: 'Booking confirmado',
+          occurredAt: `2026-02-${pad(2 + (i % 20))}T09:30:00Z`,
+          location: { code: 'CNSHA', name: 'Shanghai' },
+        },
+      ],
+    });
+  });
+}
+
+describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
+  const processes = fixture();
+  const acmeProcesses = processes.filter((process) => process.customer.id === 'acme');
+  let testApp: TestApp;
+  let acmeToken: string;
+  let globexToken: string;
+  let staffToken: string;
+  let bothToken: string;
+
+  beforeAll(async () => {
+    const gateway = new FakeOperationsGateway();
+    for (const process of processes) gateway.put(process, buildDetail(process));
+    testApp = await TestApp.start({
+      target,
+      override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),
+    });
+    await syncNow(testApp);
+    await testApp.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
+    await testApp.addUser({ username: 'globex', password: 'globex-pass-1', customerIds: ['globex'] });
+    await testApp.addUser({ username: 'both', password: 'both-pass-1', customerIds: ['acme', 'globex'] });
+    await testApp.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
+    acmeToken = await testApp.login('acme', 'acme-pass-1');
+    globexToken = await testApp.login('globex', 'globex-pass-1');
+    bothToken = await testApp.login('both', 'both-pass-1');
+    staffToken = await testApp.login('operator', 'operator-pass-1');
+  });
+
+  afterAll(() => testApp.close());
+
+  const list = (query: string, token = acmeToken) =>
+    testApp.http.get(`/api/processes${query}`).set('Authorization', `Bearer ${token}`);
+  const numerosOf = (body: { data: Item[] }) => body.data.map((item) => item.numero);
+
+  it('lists the first page, newest update first, with summary, follow and lastFollow', async () => {
+    const response = await list('').expect(200);
+
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(response.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(response.body.meta).toEqual({ page: 1, pageSize: 20, totalItems: 20, totalPages: 1 });
+    const expected = [...acmeProcesses]
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.numero.localeCompare(b.numero))
+      .map((process) => process.numero);
+    expect(numerosOf(response.body)).toEqual(expected);
+
+    const source = processes.find((process) => process.numero === 'IMP-2026-000100')!;
+    const item = (response.body.data as Item[]).find((candidate) => candidate.numero === source.numero)!;
+    expect(item).toEqual({
+      numero: source.numero,
+      status: source.status,
+      updatedAt: source.updatedAt,
+      summary: {
+        type: source.type,
+        mode: source.mode,
+        customer: source.customer,
+        customerReference: source.customerReference,
+        origin: source.origin,
+        destination: source.destination,
+        shipmentDate: source.shipmentDate,
+        eta: source.eta,
+        arrivalDate: source.arrivalDate,
+        containers: source.containers,
+        customsChannel: source.customsChannel,
+        followCount: 3,
+      },
+      follow: [
+        {
+          id: `evt_${source.numero}_a`,
+          code: 'PROCESS_OPENED',
+          description: 'Processo aberto',
+          occurredAt: source.events[0]!.occurredAt,
+          location: null,
+        },
+        {
+          id: `evt_${source.numero}_b`,
+          code: 'NOTE',
+          description: 'Observação',
+          occurredAt: source.events[0]!.occurredAt,
+          location: null,
+        },
+        {
+          id: `evt_${source.numero}_c`,
+          code: 'BOOKING_CONFIRMED',
+          description: 'Booking confirmado',
+          occurredAt: source.events[2]!.occurredAt,
+          location: { code: 'CNSHA', name: 'Shanghai' },
+        },
+      ],
+      lastFollow: {
+        id: `evt_${source.numero}_c`,
+        code: 'BOOKING_CONFIRMED',
+        description: 'Booking confirmado',
+        occurredAt: source.events[2]!.occurredAt,
+        location: { code: 'CNSHA', name: 'Shanghai' },
+      },
+    });
+  });
+
+  describe('visibility', () => {
+    it.each([
+      ['acme', () => acmeToken, ['acme']],
+      ['globex', () => globexToken, ['globex']],
+      ['a user of both customers', () => bothToken, ['acme', 'globex']],
+      ['staff', () => staffToken, ['acme', 'globex']],
+    ])('%s sees exactly its customers’ processes, in data and counts', async (_who, token, customers) => {
+      const response = await list('?pageSize=100', token()).expect(200);
+      const expected = processes.filter((process) => customers.includes(process.customer.id));
+      expect(response.body.meta.totalItems).toBe(expected.length);
+      expect(new Set(numerosOf(response.body))).toEqual(new Set(expected.map((process) => process.numero)));
+    });
+  });
+
+  describe('pagination', () => {
+    it('walks every page once: totalItems distinct processes, with Link headers', async () => {
+      const seen: string[] = [];
+      for (let page = 1; page <= 4; page += 1) {
+        const response = await list(`?pageSize=7&page=${page}&sort=numero`).expect(200);
+        expect(response.body.meta).toEqual({ page, pageSize: 7, totalItems: 20, totalPages: 3 });
+        seen.push(...numerosOf(response.body));
+        const link = response.headers.link as string;
+        expect(link).toContain('</api/processes?pageSize=7&page=1&sort=numero>; rel="first"');
+        expect(link).toContain('</api/processes?pageSize=7&page=3&sort=numero>; rel="last"');
+        expect(link.includes('rel="prev"')).toBe(page > 1);
+        expect(link.includes('rel="next"')).toBe(page < 3);
+        if (page === 2) {
+          expect(link).toContain('</api/processes?pageSize=7&page=1&sort=numero>; rel="prev"');
+          expect(link).toContain('</api/processes?pageSize=7&page=3&sort=numero>; rel="next"');
+        }
+      }
+      expect(seen).toHaveLength(20);
+      expect(new Set(seen).size).toBe(20);
+    });
+
+    it('answers a page past the last with empty data and the true meta', async () => {
+      const response = await list('?page=9&pageSize=10').expect(200);
+      expect(response.body).toEqual({
+        data: [],
+        meta: { page: 9, pageSize: 10, totalItems: 20, totalPages: 2 },
+      });
+    });
+  });
+
+  describe('filters', () => {
+    const expectNumeros = async (query: string, predicate: (process: OperationsProcess) => boolean) => {
+      const response = await list(`${query}&pageSize=100&sort=numero`).expect(200);
+      const expected = acmeProcesses
+        .filter(predicate)
+        .map((process) => process.numero)
+        .sort();
+      expect(expected.length).toBeGreaterThan(0);
+      expect(numerosOf(response.body)).toEqual(expected);
+      expect(response.body.meta.totalItems).toBe(expected.length);
+    };
+
+    it('status, one or several, case-insensitive', async () => {
+      await expectNumeros('?status=in_transit', (process) => process.status === 'IN_TRANSIT');
+      await expectNumeros('?status=OPEN,Delivered', (process) =>
+        ['OPEN', 'DELIVERED'].includes(process.status),
+      );
+    });
+
+    it('shipment date range, inclusive at both ends', async () => {
+      await expectNumeros(
+        '?shipmentFrom=2026-01-05&shipmentTo=2026-01-12',
+        (process) =>
+          process.shipmentDate !== null &&
+          process.shipmentDate >= '2026-01-05' &&
+          process.shipmentDate <= '2026-01-12',
+      );
+      await expectNumeros(
+        '?shipmentFrom=2026-01-20',
+        (process) => process.shipmentDate !== null && process.shipmentDate >= '2026-01-20',
+      );
+    });
+
+    it('update range with instants, inclusive', async () => {
+      await expectNumeros(
+        '?updatedFrom=2026-03-02T10:00:00Z&updatedTo=2026-03-04T10:00:00Z',
+        (process) =>
+          process.updatedAt >= '2026-03-02T10:00:00Z' && process.updatedAt <= '2026-03-04T10:00:00Z',
+      );
+    });
+
+    it('update range with instants in another offset', async () => {
+      await expectNumeros(
+        '?updatedFrom=2026-03-02T07:00:00-03:00&updatedTo=2026-03-02T07:00:00-03:00',
+        (process) => process.updatedAt === '2026-03-02T10:00:00Z',
+      );
+    });
+
+    it('update range with dates covering whole UTC days', async () => {
+      await expectNumeros(
+        '?updatedFrom=2026-03-03&updatedTo=2026-03-05',
+        (process) =>
+          process.updatedAt >= '2026-03-03T00:00:00Z' && process.updatedAt < '2026-03-06T00:00:00Z',
+      );
+    });
+
+    it('container, normalised from case, spaces and hyphens', async () => {
+      const wanted = container(4);
+      const typed = `${wanted.slice(0, 4).toLowerCase()} ${wanted.slice(4, 10)}-${wanted.slice(10)}`;
+      await expectNumeros(`?container=${encodeURIComponent(typed)}`, (process) =>
+        process.containers.includes(wanted),
+      );
+    });
+
+    it('several filters at once', async () => {
+      await expectNumeros(
+        '?status=OPEN,BOOKED,IN_TRANSIT,ARRIVED&shipmentFrom=2026-01-01&updatedTo=2026-03-06',
+        (process) =>
+          ['OPEN', 'BOOKED', 'IN_TRANSIT', 'ARRIVED'].includes(process.status) &&
+          process.shipmentDate !== null &&
+          process.updatedAt < '2026-03-07T00:00:00Z',
+      );
+    });
+
+    it('a container of another customer finds nothing', async () => {
+      const globexWithContainer = processes.find(
+        (process) => process.customer.id === 'globex' && process.containers.length > 0,
+      );
+      expect(globexWithContainer).toBeDefined();
+      const response = await list(`?container=${globexWithContainer!.containers[0]}`).expect(200);
+      expect(response.body.meta.totalItems).toBe(0);
+    });
+  });
+
+  describe('sort orders, ties broken by numero', () => {
+    const byNumero = (a: OperationsProcess, b: OperationsProcess) => a.numero.localeCompare(b.numero);
+    const nullsLast = (a: string | null, b: string | null, direction: 1 | -1) =>
+      a === b ? 0 : a === null ? 1 : b === null ? -1 : direction * a.localeCompare(b);
+    it.each([
+      [
+        'updatedAt',
+        (a: OperationsProcess, b: OperationsProcess) =>
+          a.updatedAt.localeCompare(b.updatedAt) || byNumero(a, b),
+      ],
+      [
+        '-updatedAt',
+        (a: OperationsProcess, b: OperationsProcess) =>
+          b.updatedAt.localeCompare(a.updatedAt) || byNumero(a, b),
+      ],
+      [
+        'shipmentDate',
+        (a: OperationsProcess, b: OperationsProcess) =>
+          nullsLast(a.shipmentDate, b.shipmentDate, 1) || byNumero(a, b),
+      ],
+      [
+        '-shipmentDate',
+        (a: OperationsProcess, b: OperationsProcess) =>
+          nullsLast(a.shipmentDate, b.shipmentDate, -1) || byNumero(a, b),
+      ],
+      ['numero', byNumero],
+      ['-numero', (a: OperationsProcess, b: OperationsProcess) => byNumero(b, a)],
+    ])('sort=%s', async (sort, compare) => {
+      const response = await list(`?sort=${sort}&pageSize=100`).expect(200);
+      expect(numerosOf(response.body)).toEqual(
+        [...acmeProcesses].sort(compare).map((process) => process.numero),
+      );
+    });
+  });
+
+  describe('conditional requests', () => {
+    it('answers 304 to If-None-Match with the current ETag', async () => {
+      const first = await list('?status=OPEN').expect(200);
+      const second = await list('?status=OPEN')
+        .set('If-None-Match', first.headers.etag as string)
+        .expect(304);
+      expect(second.text).toBe('');
+      expect(second.headers.etag).toBe(first.headers.etag);
+    });
+
+    it('answers 200 when the tag is another page’s', async () => {
+      const other = await list('?status=BOOKED').expect(200);
+      await list('?status=OPEN')
+        .set('If-None-Match', other.headers.etag as string)
+        .expect(200);
+    });
+  });
+
+  describe('bad parameters: 400 naming each one', () => {
+    it.each([
+      ['page=0', ['page']],
+      ['page=-1', ['page']],
+      ['page=1e3', ['page']],
+      ['page=0x10', ['page']],
+      ['page=1.5', ['page']],
+      ['page=', ['page']],
+      ['page=%201', ['page']],
+      ['pageSize=0', ['pageSize']],
+      ['pageSize=101', ['pageSize']],
+      ['pageSize=500', ['pageSize']],
+      ['status=FOO', ['status']],
+      ['status=', ['status']],
+      ['status=OPEN,', ['status']],
+      ['status[]=OPEN', ['status[]']],
+      ['status[$ne]=OPEN', ['status[$ne]']],
+      ['page=1&page=2', ['page']],
+      ['status=OPEN&status=BOOKED', ['status']],
+      ['foo=bar', ['foo']],
+      ['shipmentFrom=2026-02-30', ['shipmentFrom']],
+      ['shipmentFrom=2026-13-01', ['shipmentFrom']],
+      ['shipmentFrom=20260101', ['shipmentFrom']],
+      ['shipmentTo=2026-1-5', ['shipmentTo']],
+      ['shipmentFrom=2026-02-10&shipmentTo=2026-02-01', ['shipmentTo']],
+      ['updatedFrom=2026-03-14T25:00:00Z', ['updatedFrom']],
+      ['updatedFrom=2026-03-14T12:00:00', ['updatedFrom']],
+      ['updatedFrom=2026-02-29T12:00:00Z', ['updatedFrom']],
+      ['updatedTo=yesterday', ['updatedTo']],
+      ['updatedFrom=2026-03-05&updatedTo=2026-03-04T23:59:59Z', ['updatedTo']],
+      ['container=CSQU3054384', ['container']],
+      ['container=ABC', ['container']],
+      ['container=', ['container']],
+      ['sort=status', ['sort']],
+      ['sort=', ['sort']],
+      ['page=0&pageSize=500&sort=x', ['page', 'pageSize', 'sort']],
+    ])('?%s', async (query, names) => {
+      const response = await list(`?${query}`).expect(400);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({
+        type: '/problems/invalid-request',
+        title: 'Invalid request',
+        status: 400,
+        instance: `/api/processes?${query}`,
+      });
+      const errors = response.body.errors as Array<{ in: string; name: string; message: string }>;
+      expect(errors.map((error) => error.name).sort()).toEqual([...names].sort());
+      for (const error of errors) {
+        expect(error.in).toBe('query');
+        expect(error.message.length).toBeGreaterThan(0);
+      }
+    });
+
+    it('says what pageSize must be', async () => {
+      const response = await list('?pageSize=500').expect(400);
+      expect(response.body.detail).toBe('pageSize must be an integer between 1 and 100');
+      expect(response.body.errors).toEqual([
+        { in: 'query', name: 'pageSize', message: 'must be an integer between 1 and 100' },
+      ]);
+    });
+
+    it('refuses a query string over 4 KiB', async () => {
+      const response = await list(`?status=${'OPEN,'.repeat(1100)}OPEN`);
+      expect([400, 414]).toContain(response.status);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    });
+  });
+});

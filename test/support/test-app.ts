@@ -1,0 +1,100 @@
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import supertest from 'supertest';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/app.setup.js';
+import { PasswordHasher } from '../../src/auth/password-hasher.service.js';
+import { UsersRepository } from '../../src/auth/users/users.repository.js';
+import { AppConfig, loadAppConfig } from '../../src/config/app.config.js';
+import { DatabaseService } from '../../src/database/database.service.js';
+import { customers } from '../../src/database/schema.js';
+import type { UserRole } from '../../src/database/schema.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export interface TestAppOptions {
+  target?: 'pglite' | 'postgres';
+  /** Extra environment, as the service would read it. */
+  env?: Record<string, string>;
+  /** Further provider overrides (fakes). */
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+}
+
+export interface TestUser {
+  username: string;
+  password: string;
+  role?: UserRole;
+  customerIds?: string[];
+  active?: boolean;
+}
+
+/** The whole AppModule on a throwaway database, configured exactly as `main.ts` does. */
+export class TestApp {
+  private constructor(
+    readonly app: NestExpressApplication,
+    readonly config: AppConfig,
+    private readonly testDatabase: TestDatabase,
+  ) {}
+
+  static async start(options: TestAppOptions = {}): Promise<TestApp> {
+    const testDatabase = await createTestDatabase(options.target ?? 'pglite');
+    const config = loadAppConfig({
+      NODE_ENV: 'test',
+      JWT_SECRET: TEST_JWT_SECRET,
+      CORS_ORIGINS: 'https://portal.example.com',
+      ...(testDatabase.options.url !== null && { DATABASE_URL: testDatabase.options.url }),
+      PGLITE_DIR: testDatabase.options.pgliteDir,
+      // No background sync: tests run it when they want it.
+      SYNC_INTERVAL_S: '0',
+      ...options.env,
+    });
+    config.demoMode = false;
+    let builder = Test.createTestingModule({ imports: [AppModule] })
+      .overrideProvider(AppConfig)
+      .useValue(config);
+    builder = options.override?.(builder) ?? builder;
+    const moduleRef = await builder.compile();
+    const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+    configureApp(app);
+    await app.init();
+    return new TestApp(app, config, testDatabase);
+  }
+
+  get http() {
+    return supertest(this.app.getHttpServer());
+  }
+
+  get database(): DatabaseService {
+    return this.app.get(DatabaseService);
+  }
+
+  async addCustomers(...entries: Array<{ id: string; name: string }>): Promise<void> {
+    await this.database.db.insert(customers).values(entries).onConflictDoNothing();
+  }
+
+  async addUser(user: TestUser): Promise<string> {
+    const hasher = this.app.get(PasswordHasher);
+    const users = this.app.get(UsersRepository);
+    const role = user.role ?? 'customer';
+    const created = await users.create({
+      username: user.username,
+      passwordHash: await hasher.hash(user.password),
+      role,
+      customerIds: user.customerIds ?? [],
+    });
+    if (user.active === false) await users.update(user.username, { active: false });
+    return created.id;
+  }
+
+  /** Logs in through the API and returns the bearer token. */
+  async login(username: string, password: string): Promise<string> {
+    const response = await this.http.post('/api/auth/login').send({ username, password }).expect(200);
+    return (response.body as { accessToken: string }).accessToken;
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.testDatabase.drop();
+  }
+}
