@@ -19,7 +19,17 @@ export { InvalidQueryError } from './change-feed.js';
 /** The most a list page holds, whatever the caller asks. */
 export const MAX_PAGE_LIMIT = 1000;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+
+/** Epoch milliseconds of an RFC 3339 instant with an offset; NaN for anything else (2026-02-30 included). */
+function parseInstant(value: string): number {
+  const match = RFC3339.exec(value);
+  if (match === null) return NaN;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth ? Date.parse(value) : NaN;
+}
 const NUMERO = /^(IMP|EXP)-(\d{4})-(\d{6,7})$/;
 
 /**
@@ -110,7 +120,7 @@ export class OperationsSimulator {
     }
     let sinceMinute: number | null = null;
     if (updatedSince !== null) {
-      const sinceMs = RFC3339.test(updatedSince) ? Date.parse(updatedSince) : NaN;
+      const sinceMs = parseInstant(updatedSince);
       if (Number.isNaN(sinceMs)) {
         throw new InvalidQueryError(
           'updatedSince',
