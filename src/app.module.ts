@@ -10,12 +10,14 @@ import { DatabaseModule } from './database/database.module.js';
 import { DemoModule } from './demo/demo.module.js';
 import { LegacyTrackingModule } from './legacy-tracking/legacy-tracking.module.js';
 import { ProcessesModule } from './processes/processes.module.js';
+import { RedisModule } from './redis/redis.module.js';
 import { SyncModule } from './sync/sync.module.js';
 
 @Module({
   imports: [
     ConfigModule,
     DatabaseModule,
+    RedisModule,
     AuthModule,
     ProcessesModule,
     LegacyTrackingModule,
