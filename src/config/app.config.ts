@@ -112,11 +112,16 @@ function parseList(value: string | undefined): string[] {
     .filter((item) => item.length > 0);
 }
 
-/** An origin is scheme + host (+ port) and nothing else; `*` is never accepted. */
+/**
+ * An origin is scheme + host (+ port) and nothing else; `*` is never accepted, nor a wildcard
+ * host like `https://*.example.com`, which URL parses but no browser ever sends.
+ */
 function isExactOrigin(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value && !value.includes('*')
+    );
   } catch {
     return false;
   }
