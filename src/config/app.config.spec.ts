@@ -1,0 +1,231 @@
+import { ConfigurationError, loadAppConfig } from './app.config.js';
+
+const SECRET = 'x'.repeat(32);
+
+/** The message of the error `loadAppConfig` stops with, or a failure when it does not stop. */
+function problemWith(env: NodeJS.ProcessEnv): string {
+  try {
+    loadAppConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe(loadAppConfig.name, () => {
+  it('applies the defaults of CONTRACT §7 to an empty environment', () => {
+    const sut = loadAppConfig({});
+
+    expect(sut).toMatchObject({
+      nodeEnv: 'development',
+      port: 3000,
+      logLevel: 'info',
+      database: { url: null, pgliteDir: './.data/pglite' },
+      jwt: { expiresInSeconds: 3600, issuer: 'process-lookup', audience: 'process-lookup-api' },
+      operations: {
+        baseUrl: null,
+        apiKey: null,
+        timeoutMs: 2000,
+        cacheTtlSeconds: 60,
+        staleTtlSeconds: 86400,
+      },
+      sync: { intervalSeconds: 60 },
+      redisUrl: null,
+      cors: { origins: [] },
+      trustProxy: false,
+      rateLimits: { processesPerMinute: 600 },
+    });
+    expect(sut.demoMode).toBe(true);
+  });
+
+  it('treats empty values as unset', () => {
+    const sut = loadAppConfig({
+      DATABASE_URL: '',
+      JWT_SECRET: '',
+      REDIS_URL: '',
+      NODE_ENV: '',
+      LOG_LEVEL: '',
+    });
+
+    expect(sut.database.url).toBeNull();
+    expect(sut.redisUrl).toBeNull();
+    expect(sut.nodeEnv).toBe('development');
+    expect(sut.jwt.secretGenerated).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const sut = loadAppConfig({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: 'postgres://app@db:5432/app',
+      PGLITE_DIR: '/var/lib/pglite',
+      JWT_SECRET: SECRET,
+      JWT_EXPIRES_IN: '900',
+      JWT_ISSUER: 'issuer',
+      JWT_AUDIENCE: 'audience',
+      OPERATIONS_BASE_URL: 'https://ops.internal:8443/api',
+      OPERATIONS_API_KEY: 'key',
+      OPERATIONS_TIMEOUT_MS: '500',
+      OPERATIONS_CACHE_TTL_S: '30',
+      OPERATIONS_STALE_TTL_S: '3600',
+      SYNC_INTERVAL_S: '15',
+      REDIS_URL: 'rediss://cache:6380',
+      CORS_ORIGINS: 'https://portal.example.com, http://localhost:5173',
+      TRUST_PROXY: '2',
+      RATE_LIMIT_PROCESSES_PER_MINUTE: '100',
+    });
+
+    expect(sut).toMatchObject({
+      nodeEnv: 'production',
+      port: 8080,
+      logLevel: 'debug',
+      database: { url: 'postgres://app@db:5432/app', pgliteDir: '/var/lib/pglite' },
+      jwt: {
+        secret: SECRET,
+        secretGenerated: false,
+        expiresInSeconds: 900,
+        issuer: 'issuer',
+        audience: 'audience',
+      },
+      operations: {
+        baseUrl: 'https://ops.internal:8443/api',
+        apiKey: 'key',
+        timeoutMs: 500,
+        cacheTtlSeconds: 30,
+        staleTtlSeconds: 3600,
+      },
+      sync: { intervalSeconds: 15 },
+      redisUrl: 'rediss://cache:6380',
+      cors: { origins: ['https://portal.example.com', 'http://localhost:5173'] },
+      trustProxy: 2,
+      rateLimits: { processesPerMinute: 100 },
+    });
+    expect(sut.demoMode).toBe(false);
+  });
+
+  it.each([
+    ['NODE_ENV', 'staging'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', 'http'],
+    ['DATABASE_URL', 'mysql://db/app'],
+    ['JWT_SECRET', 'x'.repeat(31)],
+    ['JWT_EXPIRES_IN', '59'],
+    ['JWT_EXPIRES_IN', '86401'],
+    ['OPERATIONS_BASE_URL', 'ftp://ops.internal'],
+    ['OPERATIONS_BASE_URL', 'ops.internal'],
+    ['OPERATIONS_TIMEOUT_MS', '49'],
+    ['OPERATIONS_TIMEOUT_MS', '60001'],
+    ['OPERATIONS_CACHE_TTL_S', '86401'],
+    ['OPERATIONS_STALE_TTL_S', '604801'],
+    ['SYNC_INTERVAL_S', 'soon'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['CORS_ORIGINS', '*'],
+    ['TRUST_PROXY', 'everyone'],
+    ['RATE_LIMIT_PROCESSES_PER_MINUTE', '0'],
+    ['LOG_LEVEL', 'verbose'],
+  ])('stops on %s=%j and names the variable', (variable, value) => {
+    const message = problemWith({ [variable]: value });
+
+    expect(message).toMatch(new RegExp(`^\\s+${variable}: `, 'm'));
+  });
+
+  it('lists every invalid variable at once', () => {
+    const message = problemWith({ PORT: 'x', LOG_LEVEL: 'loud', REDIS_URL: 'nope' });
+
+    expect(message).toMatch(/^Invalid configuration:/);
+    for (const variable of ['PORT', 'LOG_LEVEL', 'REDIS_URL']) expect(message).toContain(`${variable}:`);
+  });
+
+  it.each(['1e3', '0x10', '1.5', ' 80', '+80', '80 '])('refuses %j where an integer is expected', (value) => {
+    for (const variable of ['PORT', 'JWT_EXPIRES_IN', 'OPERATIONS_TIMEOUT_MS', 'SYNC_INTERVAL_S']) {
+      expect(problemWith({ [variable]: value })).toContain(`${variable}:`);
+    }
+  });
+
+  describe('JWT_SECRET', () => {
+    it('is required in production', () => {
+      expect(problemWith({ NODE_ENV: 'production' })).toContain('JWT_SECRET: is required in production');
+    });
+
+    it('must be at least 32 bytes in production, reported once', () => {
+      const message = problemWith({ NODE_ENV: 'production', JWT_SECRET: 'short' });
+
+      expect(message).toContain('JWT_SECRET: must be at least 32 bytes long');
+      expect(message.match(/JWT_SECRET:/g)).toHaveLength(1);
+    });
+
+    it.each(['development', 'test'])('is generated in %s when missing, and flagged', (nodeEnv) => {
+      const first = loadAppConfig({ NODE_ENV: nodeEnv });
+      const second = loadAppConfig({ NODE_ENV: nodeEnv });
+
+      expect(first.jwt.secretGenerated).toBe(true);
+      expect(Buffer.byteLength(first.jwt.secret)).toBeGreaterThanOrEqual(32);
+      expect(first.jwt.secret).not.toBe(second.jwt.secret);
+    });
+
+    it('is taken as given and not flagged when set', () => {
+      expect(loadAppConfig({ JWT_SECRET: SECRET }).jwt).toMatchObject({
+        secret: SECRET,
+        secretGenerated: false,
+      });
+    });
+  });
+
+  it('is silent by default in tests', () => {
+    expect(loadAppConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
+  });
+
+  it('leaves demo mode off in production even without a database URL', () => {
+    expect(loadAppConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }).demoMode).toBe(false);
+  });
+
+  describe('CORS_ORIGINS', () => {
+    it('accepts exact http and https origins, trimmed, empty items dropped', () => {
+      expect(
+        loadAppConfig({ CORS_ORIGINS: ' https://a.example.com ,,http://localhost:3001' }).cors.origins,
+      ).toEqual(['https://a.example.com', 'http://localhost:3001']);
+    });
+
+    it.each([
+      '*',
+      'https://*.example.com',
+      'https://portal.example.com/',
+      'https://portal.example.com/app',
+      'https://portal.example.com?x=1',
+      'ftp://portal.example.com',
+      'file:///etc/passwd',
+      'portal.example.com',
+      'https://user@portal.example.com',
+      'https://PORTAL.example.com',
+      'https://portal.example.com:443',
+      'null',
+    ])('refuses %j', (origin) => {
+      expect(problemWith({ CORS_ORIGINS: `https://ok.example.com,${origin}` })).toContain(
+        `CORS_ORIGINS: "${origin}" is not an origin`,
+      );
+    });
+  });
+
+  describe('TRUST_PROXY', () => {
+    it.each([
+      ['0', 0],
+      ['1', 1],
+      ['loopback', ['loopback']],
+      ['loopback, 10.0.0.0/8, 192.168.1.7', ['loopback', '10.0.0.0/8', '192.168.1.7']],
+      ['linklocal,uniquelocal', ['linklocal', 'uniquelocal']],
+      ['::1, fd00::/8', ['::1', 'fd00::/8']],
+    ])('reads %j', (value, expected) => {
+      expect(loadAppConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+    });
+
+    it.each(['true', 'everyone', '10.0.0.0/abc', '10.0.0/8', '1.5', '-1', ',', 'loopback,example.com'])(
+      'refuses %j',
+      (value) => {
+        expect(problemWith({ TRUST_PROXY: value })).toContain('TRUST_PROXY: must be');
+      },
+    );
+  });
+});
