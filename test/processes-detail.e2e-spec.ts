@@ -1,6 +1,6 @@
 import { Clock } from '../src/common/clock.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
-import { buildDetail, buildProcess } from './factories/process.factory.js';
+import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeClock } from './fakes/fake-clock.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
 import { TestApp } from './support/test-app.js';
@@ -13,20 +13,25 @@ const STALE_TTL_S = 3600;
 describe.each(TEST_DATABASE_TARGETS)('GET /api/processes/{numero} (%s)', (target) => {
   const gateway = new FakeOperationsGateway();
   const clock = new FakeClock();
-  const seaProcess = buildProcess({ numero: 'IMP-2026-000777', containers: ['CSQU3054383'] });
-  const airProcess = buildProcess({ numero: 'EXP-2026-000888', type: 'EXPORT', mode: 'AIR', containers: [] });
-  const globexProcess = buildProcess({
+  const seaProcess = anOperationsProcess({ numero: 'IMP-2026-000777', containers: ['CSQU3054383'] });
+  const airProcess = anOperationsProcess({
+    numero: 'EXP-2026-000888',
+    type: 'EXPORT',
+    mode: 'AIR',
+    containers: [],
+  });
+  const globexProcess = anOperationsProcess({
     numero: 'IMP-2026-000999',
     customer: { id: 'globex', name: 'Globex Comércio S.A.' },
   });
-  const unknownUpstream = buildProcess({ numero: 'IMP-2026-000555' });
+  const unknownUpstream = anOperationsProcess({ numero: 'IMP-2026-000555' });
   let testApp: TestApp;
   let acmeToken: string;
   let staffToken: string;
 
   beforeAll(async () => {
     for (const process of [seaProcess, airProcess, globexProcess, unknownUpstream])
-      gateway.put(process, buildDetail(process));
+      gateway.put(process, anOperationsDetail(process));
     testApp = await TestApp.start({
       target,
       env: { OPERATIONS_CACHE_TTL_S: String(CACHE_TTL_S), OPERATIONS_STALE_TTL_S: String(STALE_TTL_S) },
@@ -55,7 +60,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes/{numero} (%s)', (target
 
   it('answers the full detail, fetched for this request', async () => {
     const response = await detail(seaProcess.numero).expect(200);
-    const upstream = buildDetail(seaProcess);
+    const upstream = anOperationsDetail(seaProcess);
 
     expect(response.headers['cache-control']).toBe('private, no-cache');
     expect(response.headers.etag).toMatch(/^"[^"]+"$/);

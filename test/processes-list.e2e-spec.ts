@@ -2,7 +2,7 @@ import { iso6346CheckDigit } from '../src/common/iso6346.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
 import { PROCESS_STATUSES } from '../src/processes/process.vocabulary.js';
-import { buildDetail, buildProcess } from './factories/process.factory.js';
+import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
 import { TestApp } from './support/test-app.js';
 import { syncNow } from './support/sync-now.js';
@@ -34,7 +34,7 @@ function fixture(): OperationsProcess[] {
     const type = i % 2 === 0 ? 'IMPORT' : 'EXPORT';
     const numero = `${type === 'IMPORT' ? 'IMP' : 'EXP'}-2026-${String(100 + i).padStart(6, '0')}`;
     const occurredAt = `2026-02-${pad(1 + (i % 20))}T08:00:00Z`;
-    return buildProcess({
+    return anOperationsProcess({
       numero,
       type,
       status: PROCESS_STATUSES[i % PROCESS_STATUSES.length],
@@ -78,7 +78,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
 
   beforeAll(async () => {
     const gateway = new FakeOperationsGateway();
-    for (const process of processes) gateway.put(process, buildDetail(process));
+    for (const process of processes) gateway.put(process, anOperationsDetail(process));
     testApp = await TestApp.start({
       target,
       override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),

@@ -1,4 +1,8 @@
-import type { FollowUpEvent, OperationsProcess } from '../../src/operations/operations.types.js';
+import type {
+  FollowUpEvent,
+  OperationsProcess,
+  OperationsProcessDetail,
+} from '../../src/operations/operations.types.js';
 
 let sequence = 0;
 
@@ -9,7 +13,7 @@ export function anOperationsProcess(overrides: Partial<OperationsProcess> = {}):
   return {
     numero,
     status: 'IN_TRANSIT',
-    updatedAt: '2026-03-01T12:00:00.000Z',
+    updatedAt: '2026-03-01T12:00:00Z',
     type: 'IMPORT',
     mode: 'SEA',
     customer: { id: 'acme', name: 'ACME Importadora Ltda' },
@@ -19,11 +23,11 @@ export function anOperationsProcess(overrides: Partial<OperationsProcess> = {}):
     shipmentDate: '2026-02-20',
     eta: '2026-03-25',
     arrivalDate: null,
-    containers: ['MSCU1234565'],
+    containers: ['MSCU1234566'],
     customsChannel: null,
     events: [
-      anEvent({ id: `${numero}-e1`, code: 'PROCESS_OPENED', occurredAt: '2026-02-01T10:00:00.000Z' }),
-      anEvent({ id: `${numero}-e2`, code: 'DEPARTED', occurredAt: '2026-02-21T03:00:00.000Z' }),
+      anEvent({ id: `${numero}-e1`, code: 'PROCESS_OPENED', occurredAt: '2026-02-01T10:00:00Z' }),
+      anEvent({ id: `${numero}-e2`, code: 'DEPARTED', occurredAt: '2026-02-21T03:00:00Z' }),
     ],
     ...overrides,
   };
@@ -34,8 +38,60 @@ export function anEvent(overrides: Partial<FollowUpEvent> = {}): FollowUpEvent {
     id: 'evt_1',
     code: 'NOTE',
     description: 'Navio partiu de Shanghai',
-    occurredAt: '2026-02-21T03:00:00.000Z',
+    occurredAt: '2026-02-21T03:00:00Z',
     location: { code: 'CNSHA', name: 'Shanghai' },
+    ...overrides,
+  };
+}
+
+/** The detail the operations system would give for `process`. */
+export function anOperationsDetail(
+  process: OperationsProcess,
+  overrides: Partial<OperationsProcessDetail> = {},
+): OperationsProcessDetail {
+  return {
+    numero: process.numero,
+    parties: [{ role: 'IMPORTER', name: process.customer.name, taxId: '12.345.678/0001-95', country: 'BR' }],
+    shipment: {
+      type: process.type,
+      mode: process.mode,
+      incoterm: 'FOB',
+      origin: process.origin,
+      destination: process.destination,
+      shipmentDate: process.shipmentDate,
+      eta: process.eta,
+      arrivalDate: process.arrivalDate,
+      bookingNumber: 'MSC123456',
+      masterBill: 'MEDU1234567',
+      houseBill: 'HB-2026-0042',
+      cargoDescription: 'Auto parts',
+      packages: 120,
+      grossWeightKg: 18250.5,
+      volumeM3: 54.2,
+    },
+    containers: process.containers.map((number) => ({
+      number,
+      type: '40HC',
+      sealNumber: 'SL123456',
+      grossWeightKg: 9100,
+    })),
+    voyages:
+      process.mode === 'SEA'
+        ? [
+            {
+              sequence: 1,
+              vessel: 'MSC AURORA',
+              voyageNumber: 'AU123W',
+              carrier: 'MSC',
+              loadPort: process.origin,
+              dischargePort: process.destination,
+              etd: '2026-02-20T10:00:00Z',
+              atd: null,
+              eta: '2026-03-25T08:00:00Z',
+              ata: null,
+            },
+          ]
+        : [],
     ...overrides,
   };
 }
