@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
+import type { Logger as QueryLogger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
@@ -20,6 +21,8 @@ export interface DatabaseOptions {
   url: string | null;
   /** PGlite data directory, or `memory://` for a throwaway in-memory database. */
   pgliteDir: string;
+  /** Sees every statement the service's queries send (tests count them; debugging). */
+  queryLogger?: QueryLogger;
 }
 
 /** Same path from `src/database` (tests) and `dist/database` (built service). */
@@ -48,7 +51,7 @@ export class DatabaseService implements OnApplicationShutdown {
         max: 10,
         application_name: 'process-lookup',
       });
-      const db = drizzleNodePostgres(pool, { schema });
+      const db = drizzleNodePostgres(pool, { schema, logger: options.queryLogger });
       return new DatabaseService(
         db,
         'postgres',
@@ -60,7 +63,7 @@ export class DatabaseService implements OnApplicationShutdown {
       mkdirSync(options.pgliteDir, { recursive: true });
     }
     const client = await PGlite.create(options.pgliteDir);
-    const db = drizzlePglite(client, { schema });
+    const db = drizzlePglite(client, { schema, logger: options.queryLogger });
     return new DatabaseService(
       db,
       'pglite',

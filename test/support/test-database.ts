@@ -40,9 +40,10 @@ export async function createTestDatabase(target: 'pglite' | 'postgres'): Promise
 /** A connected, migrated database service for repository tests. */
 export async function connectTestDatabase(
   target: 'pglite' | 'postgres',
+  extra: Pick<DatabaseOptions, 'queryLogger'> = {},
 ): Promise<{ database: DatabaseService; options: DatabaseOptions; dispose(): Promise<void> }> {
   const testDatabase = await createTestDatabase(target);
-  const database = await DatabaseService.connect(testDatabase.options);
+  const database = await DatabaseService.connect({ ...testDatabase.options, ...extra });
   await database.migrate();
   return {
     database,

@@ -1,0 +1,89 @@
+import type { DatabaseService } from '../database/database.service.js';
+import { ProcessPageWriter } from '../sync/process-page.writer.js';
+import { anOperationsProcess } from '../../test/factories/operations-process.factory.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
+import type { ProcessListCriteria } from './process-list.criteria.js';
+import { ProcessesRepository } from './processes.repository.js';
+
+const criteria = (overrides: Partial<ProcessListCriteria> = {}): ProcessListCriteria => ({
+  page: 1,
+  pageSize: 20,
+  statuses: null,
+  shipmentFrom: null,
+  shipmentTo: null,
+  updatedFrom: null,
+  updatedBefore: null,
+  container: null,
+  sort: '-updatedAt',
+  ...overrides,
+});
+
+describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target) => {
+  const statements: string[] = [];
+  let database: DatabaseService;
+  let dispose: () => Promise<void>;
+  let sut: ProcessesRepository;
+
+  beforeAll(async () => {
+    ({ database, dispose } = await connectTestDatabase(target, {
+      queryLogger: { logQuery: (query) => statements.push(query) },
+    }));
+    const processes = Array.from({ length: 120 }, (_, index) =>
+      anOperationsProcess({
+        numero: `IMP-2026-${String(index).padStart(6, '0')}`,
+        customer: index < 100 ? { id: 'acme', name: 'ACME' } : { id: 'globex', name: 'Globex' },
+        updatedAt: `2026-03-01T${String(index % 24).padStart(2, '0')}:00:00Z`,
+      }),
+    );
+    await database.db.transaction((tx) => new ProcessPageWriter().write(tx, processes));
+    sut = new ProcessesRepository(database);
+  });
+
+  afterAll(() => dispose());
+
+  beforeEach(() => {
+    statements.length = 0;
+  });
+
+  it.each([1, 5, 20, 100])(
+    'lists a page of %i with two statements, events and containers included',
+    async (pageSize) => {
+      const page = await sut.list(criteria({ pageSize }), { customerIds: ['acme'] });
+
+      expect(page.items).toHaveLength(pageSize);
+      expect(page.totalItems).toBe(100);
+      expect(
+        page.items.every((item) => item.follow.length === 2 && item.summary.containers.length === 1),
+      ).toBe(true);
+      expect(statements).toHaveLength(2);
+    },
+  );
+
+  it('answers a page past the last with the count alone', async () => {
+    const page = await sut.list(criteria({ page: 9, pageSize: 20 }), { customerIds: ['acme'] });
+
+    expect(page).toEqual({ items: [], totalItems: 100 });
+    expect(statements).toHaveLength(1);
+  });
+
+  it('applies visibility in the statements themselves', async () => {
+    const none = await sut.list(criteria(), { customerIds: [] });
+    const globex = await sut.list(criteria({ pageSize: 100 }), { customerIds: ['globex'] });
+    const staff = await sut.list(criteria({ pageSize: 1 }), { customerIds: null });
+
+    expect(none.totalItems).toBe(0);
+    expect(globex.totalItems).toBe(20);
+    expect(globex.items.every((item) => item.summary.customer.id === 'globex')).toBe(true);
+    expect(staff.totalItems).toBe(120);
+    expect(statements.filter((statement) => statement.includes('"customer_id" in'))).toHaveLength(2);
+  });
+
+  it('finds one visible process case-insensitively, and nothing of another customer', async () => {
+    const found = await sut.findVisible('imp-2026-000007', { customerIds: ['acme'] });
+    const foreign = await sut.findVisible('IMP-2026-000110', { customerIds: ['acme'] });
+
+    expect(found?.numero).toBe('IMP-2026-000007');
+    expect(found?.lastFollow).toEqual(found?.follow.at(-1));
+    expect(foreign).toBeNull();
+  });
+});
