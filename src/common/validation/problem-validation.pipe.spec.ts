@@ -1,0 +1,114 @@
+import type { ArgumentMetadata } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { InvalidRequestException } from '../problems/problem.exception.js';
+import { ProblemValidationPipe } from './problem-validation.pipe.js';
+
+class Address {
+  @IsString()
+  @Length(5, 5)
+  code!: string;
+}
+
+class ShipmentRequest {
+  @IsString()
+  @Length(1, 128)
+  name!: string;
+
+  @ValidateNested()
+  @Type(() => Address)
+  origin!: Address;
+}
+
+class PageQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  pageSize?: number;
+}
+
+class NumeroParams {
+  @Matches(/^[A-Za-z0-9._-]{1,40}$/)
+  numero!: string;
+}
+
+const body = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'body', metatype });
+
+async function refusal(promise: Promise<unknown>): Promise<InvalidRequestException> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(InvalidRequestException);
+  return error as InvalidRequestException;
+}
+
+describe(ProblemValidationPipe.name, () => {
+  const sut = new ProblemValidationPipe();
+
+  it('returns a valid body as an instance of its DTO', async () => {
+    const value = await sut.transform({ name: 'a', origin: { code: 'BRSSZ' } }, body(ShipmentRequest));
+
+    expect(value).toBeInstanceOf(ShipmentRequest);
+    expect(value).toEqual({ name: 'a', origin: { code: 'BRSSZ' } });
+  });
+
+  it.each([
+    [
+      'body',
+      'body',
+      { type: 'body', metatype: ShipmentRequest },
+      { name: 1, origin: { code: 'BRSSZ' } },
+      'name',
+    ],
+    ['query', 'query', { type: 'query', metatype: PageQuery }, { pageSize: '500' }, 'pageSize'],
+    ['param', 'path', { type: 'param', metatype: NumeroParams }, { numero: 'a b' }, 'numero'],
+  ] as const)('places a %s failure in "%s"', async (_type, location, metadata, value, name) => {
+    const error = await refusal(sut.transform(value, metadata));
+
+    expect(error.errors).toEqual([{ in: location, name, message: expect.any(String) }]);
+    expect(error.errors[0]!.message.startsWith(name)).toBe(false);
+  });
+
+  it('names nested fields with their path', async () => {
+    const error = await refusal(
+      sut.transform({ name: 'a', origin: { code: 'SANTOS' } }, body(ShipmentRequest)),
+    );
+
+    expect(error.errors).toEqual([
+      { in: 'body', name: 'origin.code', message: 'must be shorter than or equal to 5 characters' },
+    ]);
+  });
+
+  it('lists every offending field, one message each', async () => {
+    const error = await refusal(sut.transform({ name: '', origin: 'Santos' }, body(ShipmentRequest)));
+
+    expect(error.errors.map((fieldError) => fieldError.name).sort()).toEqual(['name', 'origin']);
+  });
+
+  it('refuses an unknown property by name', async () => {
+    const error = await refusal(
+      sut.transform({ name: 'a', origin: { code: 'BRSSZ' }, role: 'staff' }, body(ShipmentRequest)),
+    );
+
+    expect(error.errors).toEqual([{ in: 'body', name: 'role', message: 'property role should not exist' }]);
+  });
+
+  it.each([
+    ['an array', [{ name: 'a' }]],
+    ['a string', 'name=a'],
+    ['null', null],
+    ['a number', 42],
+  ])('refuses %s as a body', async (_case, value) => {
+    const error = await refusal(sut.transform(value, body(ShipmentRequest)));
+
+    expect(error.errors).toEqual([{ in: 'body', name: 'body', message: 'must be a JSON object' }]);
+  });
+
+  it('leaves values without a DTO alone', async () => {
+    expect(await sut.transform('raw', { type: 'param', metatype: String, data: 'numero' })).toBe('raw');
+    expect(await sut.transform(['x'], { type: 'custom' })).toEqual(['x']);
+  });
+});
