@@ -1,0 +1,166 @@
+import { Controller, Get, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { JwtService } from '@nestjs/jwt';
+import type { Request } from 'express';
+import { ProblemException } from '../../common/problems/problem.exception.js';
+import { loadAppConfig } from '../../config/app.config.js';
+import type { AuthenticatedUser } from '../authenticated-user.js';
+import type { UserAccessService } from '../users/user-access.service.js';
+import { JwtAuthGuard } from './jwt-auth.guard.js';
+import { JwtStrategy } from './jwt.strategy.js';
+import { Public } from './public.decorator.js';
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
+const USER: AuthenticatedUser = {
+  id: '6f1c1f8e-3c51-4a43-9c6a-1d2b0f7d9a10',
+  username: 'acme',
+  role: 'customer',
+  customerIds: ['acme'],
+};
+
+@Controller()
+class ExampleController {
+  @Get()
+  locked(): void {}
+
+  @Get()
+  @Public()
+  open(): void {}
+}
+
+@Public()
+@Controller()
+class OpenController {
+  @Get()
+  anything(): void {}
+}
+
+function contextFor(request: Partial<Request>, handler: () => void, controller: object): ExecutionContext {
+  const http = { getRequest: () => request, getResponse: () => ({}), getNext: () => undefined };
+  return {
+    getType: () => 'http',
+    switchToHttp: () => http,
+    getHandler: () => handler,
+    getClass: () => controller,
+    getArgs: () => [request, {}, undefined],
+  } as unknown as ExecutionContext;
+}
+
+describe(JwtAuthGuard.name, () => {
+  const config = loadAppConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET });
+  const jwt = new JwtService({
+    secret: SECRET,
+    signOptions: {
+      algorithm: 'HS256',
+      expiresIn: 3600,
+      issuer: config.jwt.issuer,
+      audience: config.jwt.audience,
+    },
+  });
+  /** No default `exp`: for tokens whose `exp` a test sets itself, or leaves out. */
+  const plainJwt = new JwtService({
+    secret: SECRET,
+    signOptions: { algorithm: 'HS256', issuer: config.jwt.issuer, audience: config.jwt.audience },
+  });
+  const access = { resolve: (id: string) => Promise.resolve(id === USER.id ? USER : null) };
+  // Constructing the strategy registers it with passport, as Nest does at start-up.
+  new JwtStrategy(config, access as UserAccessService);
+  const sut = new JwtAuthGuard(new Reflector());
+  const locked = ExampleController.prototype.locked;
+
+  const bearer = (token: string): Partial<Request> => ({ headers: { authorization: `Bearer ${token}` } });
+
+  async function refusal(request: Partial<Request>): Promise<ProblemException> {
+    const outcome = await Promise.resolve()
+      .then(() => sut.canActivate(contextFor(request, locked, ExampleController)))
+      .then(
+        (allowed) => allowed,
+        (error: unknown) => error,
+      );
+    expect(outcome).toBeInstanceOf(ProblemException);
+    return outcome as ProblemException;
+  }
+
+  it.each([
+    ['a public route', ExampleController.prototype.open, ExampleController],
+    ['a route of a public controller', OpenController.prototype.anything, OpenController],
+  ])('lets anyone through to %s', async (_case, handler, controller) => {
+    expect(await sut.canActivate(contextFor({ headers: {} }, handler, controller))).toBe(true);
+  });
+
+  it('lets a valid token through and puts its user on the request', async () => {
+    const request = bearer(await jwt.signAsync({ sub: USER.id }, { jwtid: 'j1' }));
+
+    expect(await sut.canActivate(contextFor(request, locked, ExampleController))).toBe(true);
+    expect((request as { user?: unknown }).user).toEqual(USER);
+  });
+
+  it('answers a missing token with 401 unauthorized and WWW-Authenticate: Bearer', async () => {
+    const error = await refusal({ headers: {} });
+
+    expect(error.getStatus()).toBe(401);
+    expect(error.problem.type).toBe('/problems/unauthorized');
+    expect(error.problemOptions.headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+    expect(error.problemOptions.detail).toMatch(/bearer token is required/);
+  });
+
+  const now = () => Math.floor(Date.now() / 1000);
+  const unsigned = (header: object, claims: object) =>
+    [header, claims].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.') + '.';
+
+  it.each<[string, () => Promise<Partial<Request>>]>([
+    ['a malformed token', () => Promise.resolve(bearer('not.a.jwt'))],
+    [
+      'a token of another secret',
+      async () => bearer(await jwt.signAsync({ sub: USER.id }, { secret: 'x'.repeat(40) })),
+    ],
+    ['an HS384 token', async () => bearer(await jwt.signAsync({ sub: USER.id }, { algorithm: 'HS384' }))],
+    [
+      'an unsigned alg=none token',
+      () =>
+        Promise.resolve(
+          bearer(
+            unsigned(
+              { alg: 'none', typ: 'JWT' },
+              { sub: USER.id, iss: config.jwt.issuer, aud: config.jwt.audience, exp: now() + 600 },
+            ),
+          ),
+        ),
+    ],
+    ['another issuer', async () => bearer(await jwt.signAsync({ sub: USER.id }, { issuer: 'someone-else' }))],
+    [
+      'another audience',
+      async () => bearer(await jwt.signAsync({ sub: USER.id }, { audience: 'other-api' })),
+    ],
+    [
+      'a token expired more than 30 s ago',
+      async () => bearer(await plainJwt.signAsync({ sub: USER.id, exp: now() - 35 })),
+    ],
+    ['a token without exp', async () => bearer(await plainJwt.signAsync({ sub: USER.id }))],
+    ['a subject that is not a uuid', async () => bearer(await jwt.signAsync({ sub: 'acme' }))],
+    [
+      'a disabled or removed user',
+      async () => bearer(await jwt.signAsync({ sub: '00000000-0000-4000-8000-000000000000' })),
+    ],
+    [
+      'a token in the query string',
+      async () => ({ headers: {}, query: { access_token: await jwt.signAsync({ sub: USER.id }) } }),
+    ],
+    [
+      'a non-bearer scheme',
+      async () => ({ headers: { authorization: `Token ${await jwt.signAsync({ sub: USER.id })}` } }),
+    ],
+  ])('refuses %s with the same 401', async (_case, makeRequest) => {
+    const error = await refusal(await makeRequest());
+
+    expect(error.getStatus()).toBe(401);
+    expect(error.problem.type).toBe('/problems/unauthorized');
+    expect(error.problemOptions.headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+  });
+
+  it('accepts a token expired less than 30 s ago (clock leeway)', async () => {
+    const request = bearer(await plainJwt.signAsync({ sub: USER.id, exp: now() - 10 }));
+
+    expect(await sut.canActivate(contextFor(request, locked, ExampleController))).toBe(true);
+  });
+});

@@ -1,0 +1,49 @@
+import { loadAppConfig } from '../../config/app.config.js';
+import type { AuthenticatedUser } from '../authenticated-user.js';
+import type { UserAccessService } from '../users/user-access.service.js';
+import { JwtStrategy } from './jwt.strategy.js';
+
+const USER: AuthenticatedUser = {
+  id: '6f1c1f8e-3c51-4a43-9c6a-1d2b0f7d9a10',
+  username: 'operator',
+  role: 'staff',
+  customerIds: [],
+};
+const DISABLED_ID = '00000000-0000-4000-8000-000000000000';
+
+describe(JwtStrategy.name, () => {
+  const resolved: string[] = [];
+  const access = {
+    resolve: (id: string) => {
+      resolved.push(id);
+      return Promise.resolve(id === USER.id ? USER : null);
+    },
+  };
+  const sut = new JwtStrategy(loadAppConfig({ NODE_ENV: 'test' }), access as UserAccessService);
+  const exp = Math.floor(Date.now() / 1000) + 600;
+
+  beforeEach(() => {
+    resolved.length = 0;
+  });
+
+  it('resolves the subject of a token with exp to its live user', async () => {
+    expect(await sut.validate({ sub: USER.id, exp })).toEqual(USER);
+    expect(resolved).toEqual([USER.id]);
+  });
+
+  it.each([
+    ['without exp', { sub: USER.id }],
+    ['with a non-numeric exp', { sub: USER.id, exp: String(exp) as unknown as number }],
+    ['without sub', { exp }],
+    ['whose sub is not a uuid', { sub: 'operator', exp }],
+    ['whose sub is a uuid with extra text', { sub: `${USER.id}x`, exp }],
+  ])('refuses a token %s without looking the user up', async (_case, claims) => {
+    expect(await sut.validate(claims)).toBe(false);
+    expect(resolved).toEqual([]);
+  });
+
+  it('refuses a token of a disabled or removed user', async () => {
+    expect(await sut.validate({ sub: DISABLED_ID, exp })).toBe(false);
+    expect(resolved).toEqual([DISABLED_ID]);
+  });
+});
