@@ -304,7 +304,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
     const later = at(T0 + HOUR);
     upstream.putAll(
       anOperationsProcess({ numero: 'IMP-2026-900001', status: 'LOST' as never, updatedAt: later }),
-      // Passes every check, but clashes with IMP-2026-000001 on the case-insensitive unique numero.
+      // Valid in itself, but clashes with IMP-2026-000001 on the case-insensitive unique numero.
       anOperationsProcess({ numero: 'imp-2026-000001', updatedAt: later }),
       anOperationsProcess({ numero: 'IMP-2026-900002', updatedAt: later }),
     );

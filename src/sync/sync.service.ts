@@ -3,7 +3,7 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { DatabaseService } from '../database/database.service.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
-import { preparePage } from './changed-process.validation.js';
+import { preparePage } from './prepare-page.js';
 import {
   isDataError,
   ProcessPageWriter,
@@ -205,7 +205,7 @@ export class SyncService implements BeforeApplicationShutdown {
 
   /**
    * The page's writes and the progress record in one transaction. A data error (one bad item the
-   * checks did not catch) rolls it back; the page is then written again one process at a time so
+   * schema refuses) rolls it back; the page is then written again one process at a time so
    * only the offender is refused.
    */
   private async writePage(
