@@ -1,10 +1,20 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
 import { AppConfig, loadAppConfig } from './app.config.js';
+
+function loadAndReport(): AppConfig {
+  const config = loadAppConfig(process.env);
+  if (config.jwt.secretGenerated) {
+    new Logger('Config').warn(
+      'JWT_SECRET is not set: using a random secret, so tokens stop working when the service restarts',
+    );
+  }
+  return config;
+}
 
 /** Reads and validates the environment once; every other module injects {@link AppConfig}. */
 @Global()
 @Module({
-  providers: [{ provide: AppConfig, useFactory: () => loadAppConfig(process.env) }],
+  providers: [{ provide: AppConfig, useFactory: loadAndReport }],
   exports: [AppConfig],
 })
 export class ConfigModule {}
