@@ -53,8 +53,11 @@ export class ConfigurationError extends Error {
 
 export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   const vars = plainToInstance(EnvironmentVariables, { ...env }, { excludeExtraneousValues: false });
-  const problems = validateSync(vars, { forbidUnknownValues: false }).map(
-    (error) => `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')}`,
+  const problems = validateSync(vars, { forbidUnknownValues: false, stopAtFirstError: true }).map(
+    (error) =>
+      `${error.property}: ${Object.values(error.constraints ?? {})
+        .map((message) => message.replace(`${error.property} `, ''))
+        .join('; ')}`,
   );
   const nodeEnv = vars.NODE_ENV ?? 'development';
   if (nodeEnv === 'production' && vars.JWT_SECRET === undefined && !problems.some(isAbout('JWT_SECRET'))) {

@@ -9,6 +9,9 @@ const emptyAsUnset = ({ value }: { value: unknown }): unknown => (value === '' ?
 const toInteger = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 
+// Validators run from the property outwards and stop at the first failure: the type check sits
+// closest so that `1e3` reads "must be an integer", not "must not be greater than".
+
 /** The environment of CONTRACT §7, as read from `process.env`; see `.env.example`. */
 export class EnvironmentVariables {
   @IsOptional()
@@ -18,9 +21,9 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
-  @IsInt()
   @Min(0)
   @Max(65535)
+  @IsInt()
   PORT?: number;
 
   @IsOptional()
@@ -40,9 +43,9 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
-  @IsInt()
   @Min(60)
   @Max(86400)
+  @IsInt()
   JWT_EXPIRES_IN?: number;
 
   @IsOptional()
@@ -67,30 +70,30 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
-  @IsInt()
   @Min(50)
   @Max(60000)
+  @IsInt()
   OPERATIONS_TIMEOUT_MS?: number;
 
   @IsOptional()
   @Transform(toInteger)
-  @IsInt()
   @Min(0)
   @Max(86400)
+  @IsInt()
   OPERATIONS_CACHE_TTL_S?: number;
 
   @IsOptional()
   @Transform(toInteger)
-  @IsInt()
   @Min(0)
   @Max(604800)
+  @IsInt()
   OPERATIONS_STALE_TTL_S?: number;
 
   @IsOptional()
   @Transform(toInteger)
-  @IsInt()
   @Min(0)
   @Max(86400)
+  @IsInt()
   SYNC_INTERVAL_S?: number;
 
   @IsOptional()
@@ -110,9 +113,9 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
-  @IsInt()
   @Min(1)
   @Max(1_000_000)
+  @IsInt()
   RATE_LIMIT_PROCESSES_PER_MINUTE?: number;
 
   @IsOptional()

@@ -28,7 +28,7 @@ function queryParameter(
   };
 }
 
-const DECIMAL_INTEGER = /^(0|[1-9]\d{0,8})$/;
+const DECIMAL_INTEGER = /^(0|[1-9]\d*)$/;
 
 export function IsIntegerParameter(min: number, max?: number): PropertyDecorator {
   const expectation =
@@ -36,7 +36,7 @@ export function IsIntegerParameter(min: number, max?: number): PropertyDecorator
   return queryParameter('isIntegerParameter', expectation, (value) => {
     if (!DECIMAL_INTEGER.test(value)) return false;
     const number = Number(value);
-    return number >= min && (max === undefined || number <= max);
+    return Number.isSafeInteger(number) && number >= min && (max === undefined || number <= max);
   });
 }
 
