@@ -200,6 +200,12 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
       expect(new Set(seen).size).toBe(20);
     });
 
+    it('takes any safe integer as a page number', async () => {
+      const response = await list('?page=9007199254740991').expect(200);
+      expect(response.body.data).toEqual([]);
+      await list('?page=9007199254740992').expect(400);
+    });
+
     it('answers a page past the last with empty data and the true meta', async () => {
       const response = await list('?page=9&pageSize=10').expect(200);
       expect(response.body).toEqual({
