@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
+
+/**
+ * Paths pino censors wherever they turn up: credentials in headers (ours and upstream's), and
+ * secrets in any object a log line carries. Request bodies are never logged in the first place.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  ...['headers', '*.headers', '*.*.headers'].flatMap((prefix) =>
+    ['authorization', 'Authorization', 'cookie', 'x-api-key', 'X-Api-Key'].map(
+      (name) => `${prefix}["${name}"]`,
+    ),
+  ),
+  ...['password', 'accessToken', 'token', 'apiKey', 'secret'].flatMap((key) => [
+    key,
+    `*.${key}`,
+    `*.*.${key}`,
+  ]),
+];
+
+const SENSITIVE_QUERY_PARAMETER = /token|password|secret|key|auth|session|cookie/i;
+const MAX_CAUSES = 5;
+
+/** The URL with the value of any parameter that looks like a credential replaced. */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return url;
+  const pairs = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 0) return pair;
+      const name = pair.slice(0, equals);
+      return SENSITIVE_QUERY_PARAMETER.test(safeDecode(name)) ? `${name}=[Redacted]` : pair;
+    });
+  return `${url.slice(0, queryStart)}?${pairs.join('&')}`;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** What a request line says about the request: no headers but the user agent, never the body. */
+export function serializeRequest(request: IncomingMessage): Record<string, unknown> {
+  const express = request as Partial<Request>;
+  return {
+    method: request.method,
+    url: redactUrl(express.originalUrl ?? request.url ?? ''),
+    remoteAddress: express.ip ?? request.socket?.remoteAddress,
+    userAgent: request.headers['user-agent'],
+  };
+}
+
+export function serializeResponse(response: ServerResponse): Record<string, unknown> {
+  return { statusCode: response.statusCode };
+}
+
+/**
+ * Type, message, code and stack of an error and its causes, and nothing else: the standard
+ * serializer copies every enumerable property, which for an HTTP client error means its whole
+ * request configuration (headers and API key included).
+ */
+export function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth <= MAX_CAUSES; depth += 1) {
+    messages.push(`${current.name}: ${current.message}`);
+    current = current.cause;
+  }
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    message: messages.join('; caused by: '),
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    stack: error.stack,
+  };
+}
+
+export const LOG_SERIALIZERS = { req: serializeRequest, res: serializeResponse, err: serializeError };

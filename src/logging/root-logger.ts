@@ -1,0 +1,45 @@
+import { pino, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
+import type { AppConfig } from '../config/app.config.js';
+import { LOG_SERIALIZERS, REDACTED_PATHS } from './log-serializers.js';
+import { currentRequestId } from './request-context.js';
+
+/** Where log lines go: stdout unless a test hands in a stream of its own. */
+export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
+/** The service's one pino instance; request loggers are its children. */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+
+export type RootLogger = PinoInstance;
+
+/**
+ * JSON lines at `LOG_LEVEL`, ISO timestamps, level names, secrets censored, and the request id
+ * on every line logged while a request is handled. Human-readable (pino-pretty) only in
+ * development when stdout is a terminal.
+ */
+export function createRootLogger(config: AppConfig, destination: DestinationStream | null): RootLogger {
+  const options: LoggerOptions = {
+    level: config.logLevel,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    serializers: LOG_SERIALIZERS,
+    redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
+    mixin: (_object, _level, logger) => {
+      const requestId = currentRequestId();
+      // The request logger has the id bound already.
+      if (requestId === undefined || 'requestId' in logger.bindings()) return {};
+      return { requestId };
+    },
+  };
+  if (destination !== null) return pino(options, destination);
+  if (config.nodeEnv === 'development' && process.stdout.isTTY) {
+    return pino({
+      ...options,
+      // pino-pretty prints its own level names.
+      formatters: {},
+      transport: {
+        target: 'pino-pretty',
+        options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+      },
+    });
+  }
+  return pino(options);
+}
