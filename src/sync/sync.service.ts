@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { DatabaseService } from '../database/database.service.js';
+import { SyncMetrics } from '../metrics/sync.metrics.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 import { preparePage } from './prepare-page.js';
@@ -65,6 +66,7 @@ export class SyncService implements BeforeApplicationShutdown {
     private readonly gateway: OperationsGateway,
     private readonly lock: SyncLock,
     @Optional() @Inject(SYNC_OPTIONS) options?: Partial<SyncOptions>,
+    @Optional() private readonly metrics?: SyncMetrics,
   ) {
     this.options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.state = new SyncStateRepository(database.db);
@@ -135,6 +137,7 @@ export class SyncService implements BeforeApplicationShutdown {
     };
     this.lastOutcome = outcome;
     this.logOutcome(outcome);
+    this.metrics?.runFinished(outcome);
     return outcome;
   }
 

@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import { toUtcInstant } from '../../common/instant.js';
 import { AppConfig } from '../../config/app.config.js';
+import { EnrichmentMetrics } from '../../metrics/enrichment.metrics.js';
 import { OperationsGateway, OperationsUnavailableError } from '../../operations/operations.gateway.js';
 import type { OperationsProcessDetail } from '../../operations/operations.types.js';
 import type { EnrichmentStatus } from '../dto/process-detail.response.dto.js';
@@ -28,6 +29,7 @@ export class ProcessEnrichmentService {
     private readonly cache: EnrichmentCacheStore,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    @Optional() private readonly metrics?: EnrichmentMetrics,
   ) {}
 
   /**
@@ -39,8 +41,10 @@ export class ProcessEnrichmentService {
     const cached = await this.cache.get(numero);
     const ageMs = cached === undefined ? Infinity : this.clock.now().getTime() - Date.parse(cached.fetchedAt);
     if (cached !== undefined && ageMs < this.config.operations.cacheTtlSeconds * 1000) {
+      this.metrics?.cacheHit();
       return { ...cached, status: 'CACHED' };
     }
+    this.metrics?.cacheMiss();
     try {
       const fetched = await this.fetchOnce(numero);
       return fetched === null ? null : { ...fetched, status: 'FRESH' };
@@ -48,6 +52,7 @@ export class ProcessEnrichmentService {
       if (!(error instanceof OperationsUnavailableError)) throw error;
       if (cached !== undefined && ageMs < this.config.operations.staleTtlSeconds * 1000) {
         this.logger.warn(`Serving a stale detail of ${numero}: ${error.message}`);
+        this.metrics?.staleServed();
         return { ...cached, status: 'STALE' };
       }
       throw error;

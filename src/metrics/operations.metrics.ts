@@ -1,0 +1,65 @@
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  HttpOperationsGateway,
+  type OperationsCallEvent,
+  type OperationsCircuitState,
+} from '../operations/http/http-operations.gateway.js';
+import { OperationsGateway } from '../operations/operations.gateway.js';
+
+/** `operations_circuit_state` values: higher is worse. */
+export const CIRCUIT_STATE_VALUES: Record<OperationsCircuitState, number> = {
+  closed: 0,
+  'half-open': 1,
+  open: 2,
+  isolated: 3,
+};
+
+/**
+ * Calls to the operations system by operation and outcome (with the failure kind), their
+ * durations, and the circuit state. Only the HTTP adapter calls anything upstream; with the
+ * built-in simulator these metrics are not registered.
+ */
+@Injectable()
+export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
+  private removeObserver: (() => void) | null = null;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly gateway: OperationsGateway,
+  ) {}
+
+  onModuleInit(): void {
+    const gateway = this.gateway;
+    if (!(gateway instanceof HttpOperationsGateway)) return;
+    const calls = new Counter({
+      name: 'operations_upstream_calls_total',
+      help: 'Calls to the operations system, by operation, outcome (success, not-found, failure) and failure kind',
+      labelNames: ['operation', 'outcome', 'failure'],
+      registers: [this.registry],
+    });
+    const duration = new Histogram({
+      name: 'operations_upstream_call_duration_seconds',
+      help: 'Duration of a call to the operations system, retries included, by operation and outcome',
+      labelNames: ['operation', 'outcome'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    const circuit: Gauge = new Gauge({
+      name: 'operations_circuit_state',
+      help: 'Circuit breaker towards the operations system: 0 closed, 1 half-open, 2 open, 3 isolated',
+      registers: [this.registry],
+      collect: () => circuit.set(CIRCUIT_STATE_VALUES[gateway.circuitState]),
+    });
+    this.removeObserver = gateway.addObserver({
+      callFinished: (event: OperationsCallEvent) => {
+        calls.inc({ operation: event.operation, outcome: event.outcome, failure: event.failure ?? 'none' });
+        duration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);
+      },
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.removeObserver?.();
+  }
+}
