@@ -1,6 +1,10 @@
 import { HttpException } from '@nestjs/common';
 import { PROBLEM_TYPES, type FieldError, type ProblemType } from './problem-types.js';
 
+/** A problem type of {@link PROBLEM_TYPES}, or one defined beside the only route that answers it. */
+export type ProblemDefinition =
+  ProblemType | { readonly type: `/problems/${string}`; readonly title: string; readonly status: number };
+
 export interface ProblemOptions {
   detail?: string;
   /** Response headers the problem calls for (`Retry-After`, `Allow`, `WWW-Authenticate`...). */
@@ -16,7 +20,7 @@ export interface ProblemOptions {
  */
 export class ProblemException extends HttpException {
   constructor(
-    readonly problem: ProblemType,
+    readonly problem: ProblemDefinition,
     readonly problemOptions: ProblemOptions = {},
   ) {
     super(problemOptions.detail ?? problem.title, problem.status, { cause: problemOptions.cause });

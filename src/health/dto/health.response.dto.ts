@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ProblemResponseDto } from '../../common/openapi/problem.response.dto.js';
+
+export class LivenessResponseDto {
+  @ApiProperty({ enum: ['ok'], example: 'ok' })
+  status!: 'ok';
+}
+
+/** One checked component. Further members depend on the component (see the examples). */
+export class HealthIndicatorDto {
+  @ApiProperty({
+    enum: ['up', 'degraded', 'down'],
+    description: '`down` makes the service unready; `degraded` is reported only',
+  })
+  status!: 'up' | 'degraded' | 'down';
+
+  @ApiPropertyOptional({ description: 'Why the component is degraded or down' })
+  message?: string;
+
+  @ApiPropertyOptional({ description: 'Time the check took, in ms' })
+  responseTime?: number;
+}
+
+const indicators = (description: string, example: Record<string, unknown>) =>
+  ApiProperty({
+    description,
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(HealthIndicatorDto) },
+    example,
+  });
+
+const READY_EXAMPLE = {
+  database: { status: 'up', driver: 'postgres', responseTime: 2 },
+  initialData: { status: 'up' },
+  lifecycle: { status: 'up' },
+  operations: {
+    status: 'degraded',
+    adapter: 'http',
+    circuit: 'open',
+    lastSync: { status: 'failed', finishedAt: '2026-03-14T12:00:00Z', lagSeconds: 120 },
+    message: 'operations circuit open; last sync failed',
+  },
+  redis: { status: 'up', enabled: true, available: true },
+};
+
+/**
+ * The readiness report (the @nestjs/terminus format). `database`, `initialData` and `lifecycle`
+ * decide readiness; `operations` and `redis` are reported and at worst `degraded`.
+ */
+export class ReadinessResponseDto {
+  @ApiProperty({
+    enum: ['ok', 'degraded', 'error', 'shutting_down'],
+    description: '`ok` or `degraded` with 200; `error` or `shutting_down` in the 503 problem',
+  })
+  status!: 'ok' | 'degraded' | 'error' | 'shutting_down';
+
+  @indicators('The components that are up or degraded', {})
+  info!: Record<string, HealthIndicatorDto>;
+
+  @indicators('The components that are down', {})
+  error!: Record<string, HealthIndicatorDto>;
+
+  @indicators('Every component', READY_EXAMPLE)
+  details!: Record<string, HealthIndicatorDto>;
+}
+
+/** 503 from readiness: a problem document carrying the whole report. */
+export class NotReadyProblemDto extends ProblemResponseDto {
+  @ApiProperty({ type: ReadinessResponseDto, description: 'The readiness report that failed' })
+  checks!: ReadinessResponseDto;
+}

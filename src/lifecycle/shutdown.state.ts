@@ -1,0 +1,28 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+
+/**
+ * Whether the service is shutting down. Set the moment a termination signal arrives (see
+ * {@link enableGracefulShutdown}) or, at the latest, when Nest starts closing the application:
+ * from then on readiness answers 503 so load balancers stop sending traffic, while requests in
+ * flight finish.
+ */
+@Injectable()
+export class ShutdownState implements OnModuleDestroy {
+  private readonly logger = new Logger(ShutdownState.name);
+  private reason: string | null = null;
+
+  get isShuttingDown(): boolean {
+    return this.reason !== null;
+  }
+
+  /** Idempotent: the first reason wins. */
+  begin(reason: string): void {
+    if (this.reason !== null) return;
+    this.reason = reason;
+    this.logger.log({ msg: 'shutting down', reason });
+  }
+
+  onModuleDestroy(): void {
+    this.begin('application closing');
+  }
+}
