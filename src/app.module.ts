@@ -8,7 +8,11 @@ import { ProblemValidationPipe } from './common/validation/problem-validation.pi
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DemoModule } from './demo/demo.module.js';
+import { HealthModule } from './health/health.module.js';
 import { LegacyTrackingModule } from './legacy-tracking/legacy-tracking.module.js';
+import { LifecycleModule } from './lifecycle/lifecycle.module.js';
+import { LoggingModule } from './logging/logging.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { ProcessesModule } from './processes/processes.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { SyncModule } from './sync/sync.module.js';
@@ -16,6 +20,9 @@ import { SyncModule } from './sync/sync.module.js';
 @Module({
   imports: [
     ConfigModule,
+    LoggingModule,
+    LifecycleModule,
+    MetricsModule,
     DatabaseModule,
     RedisModule,
     AuthModule,
@@ -23,6 +30,7 @@ import { SyncModule } from './sync/sync.module.js';
     LegacyTrackingModule,
     SyncModule,
     DemoModule,
+    HealthModule,
   ],
   providers: [
     RouteTable,

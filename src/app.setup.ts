@@ -2,9 +2,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
 import { queryStringLimit } from './common/http/query-string-limit.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { AppConfig } from './config/app.config.js';
+import { HttpLogger } from './logging/http-logger.js';
+import { HttpMetrics } from './metrics/http.metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 
 /** CONTRACT §6: request bodies are at most 16 KiB. */
@@ -16,11 +19,16 @@ const BODY_LIMIT = '16kb';
  */
 export function configureApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
+  // Every Nest Logger writes through pino from here on (buffered start-up lines are flushed).
+  app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   // Process responses carry their own ETag; nothing else needs one.
   app.set('etag', false);
   app.use(requestIdMiddleware);
+  // Right after the id, so that answers from later middleware (413, 414, preflights) are logged and counted too.
+  app.use(app.get(HttpLogger).middleware);
+  app.use(app.get(HttpMetrics).middleware);
   app.use(helmet());
   app.enableCors((request: Request, callback) => {
     const isPreflight =

@@ -5,10 +5,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import { AppConfig } from './config/app.config.js';
+import { enableGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
-const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false });
+const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  bodyParser: false,
+  bufferLogs: true,
+});
 configureApp(app);
-app.enableShutdownHooks();
+enableGracefulShutdown(app);
 await app.listen(app.get(AppConfig).port);
