@@ -1,0 +1,546 @@
+import 'reflect-metadata';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { DatabaseService } from '../src/database/database.service.js';
+import { startOperationsSimulatorServer } from '../src/operations/simulator/ops-sim.server.js';
+import { rowsOf } from '../src/sync/process-page.writer.js';
+import {
+  BENCH_USERS,
+  LARGE_CUSTOMER_ID,
+  simulatorOf,
+  type BenchUserKey,
+  type DatasetSpec,
+} from './dataset.js';
+import type { DriveRequest, DriveResult } from './driver.js';
+import { captureListStatements, type Statement } from './list-statements.js';
+import { readDatasetSpec } from './loader.js';
+import { cpuMillisOf, loadAverage, memoryOf, sampleRss } from './proc-stats.js';
+import { formatTable, SCENARIOS, type ScenarioName, type ScenarioRow } from './report.js';
+
+const USAGE = `Usage: npm run bench -- (--database-url postgres://... | --pglite-dir DIR)
+        [--connections 4,16] [--duration 10] [--warmup 3] [--users staff,largeCustomer]
+        [--scenarios list-default,...] [--out DIR] [--skip-explain]
+
+Boots the service (its own build of src/, NODE_ENV=production) on a database loaded by
+bench:load, with an HTTP operations simulator (50 ms latency) started here, and drives it with
+autocannon from a separate process. Scenarios: ${SCENARIOS.join(', ')}.`;
+
+/** This file runs from <build>/bench/; the service built with it is <build>/src/main.js. */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SERVICE_MAIN = join(HERE, '../src/main.js');
+/** The repository root: the service's working directory. */
+const ROOT = process.cwd();
+const UPSTREAM_LATENCY_MS = 50;
+
+interface Options {
+  url: string | null;
+  pgliteDir: string | null;
+  connections: number[];
+  duration: number;
+  warmup: number;
+  users: BenchUserKey[];
+  scenarios: ScenarioName[];
+  out: string;
+  explain: boolean;
+}
+
+interface Fixtures {
+  /** Numeros for detail misses, never requested before in this run. */
+  missNumeros: string[];
+  hitNumero: string;
+  coldNumero: string;
+  container: string;
+}
+
+const userLabel = (key: BenchUserKey): string => (key === 'staff' ? 'staff' : LARGE_CUSTOMER_ID);
+const visibilityOf = (key: BenchUserKey) => ({
+  customerIds: key === 'staff' ? null : [...BENCH_USERS[key].customerIds],
+});
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    options: {
+      'database-url': { type: 'string' },
+      'pglite-dir': { type: 'string' },
+      connections: { type: 'string', default: '4,16' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      users: { type: 'string', default: 'largeCustomer,staff' },
+      scenarios: { type: 'string', default: SCENARIOS.join(',') },
+      out: { type: 'string', default: 'node_modules/.cache/process-lookup-bench-results' },
+      'skip-explain': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help === true) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const url = values['database-url'] ?? null;
+  const pgliteDir = values['pglite-dir'] ?? null;
+  if ((url === null) === (pgliteDir === null))
+    throw new RangeError('give one of --database-url and --pglite-dir');
+  const users = values.users.split(',') as BenchUserKey[];
+  if (users.some((user) => !(user in BENCH_USERS)))
+    throw new RangeError('--users: staff and/or largeCustomer');
+  const scenarios = values.scenarios.split(',') as ScenarioName[];
+  if (scenarios.some((scenario) => !SCENARIOS.includes(scenario))) {
+    throw new RangeError(`--scenarios: some of ${SCENARIOS.join(', ')}`);
+  }
+  return {
+    url,
+    pgliteDir,
+    connections: values.connections.split(',').map(Number),
+    duration: Number(values.duration),
+    warmup: Number(values.warmup),
+    users,
+    scenarios,
+    out: values.out,
+    explain: values['skip-explain'] !== true && url !== null,
+  };
+}
+
+const log = (message: string): void => void process.stdout.write(`${message}\n`);
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const driver = options.url === null ? 'pglite' : 'postgres';
+  log(`# bench: ${driver} ${options.url ?? options.pgliteDir}; load average ${loadAverage()}`);
+
+  // Fixtures first: PGlite allows one process on a directory, and the service is next.
+  const database = await DatabaseService.connect({ url: options.url, pgliteDir: options.pgliteDir ?? '' });
+  const spec = await readDatasetSpec(database);
+  if (spec === null) throw new Error('not a bench database: load it with npm run bench:load first');
+  const fixtures = new Map<BenchUserKey, Fixtures>();
+  for (const user of options.users) fixtures.set(user, await fixturesOf(database, user, spec));
+  const [{ count }] = (await rowsOf<{ count: number }>(
+    database.db,
+    sql`SELECT count(*)::int AS count FROM processes`,
+  )) as [{ count: number }];
+  await database.close();
+  log(`# dataset: ${count} processes, seed ${spec.seed}, ${spec.customerCount} customers, now ${spec.now}`);
+
+  const queries = new Map<BenchUserKey, Record<string, string>>();
+  for (const user of options.users) queries.set(user, listQueries(spec, fixtures.get(user)!));
+
+  const explained = options.explain ? await explainAll(options.url!, options.users, queries) : [];
+
+  const simulator = await startOperationsSimulatorServer({
+    apiKey: 'bench-operations-key',
+    simulator: simulatorOf(spec),
+    clock: () => new Date(spec.now),
+    faults: { latencyMs: UPSTREAM_LATENCY_MS },
+  });
+  const children: ChildProcess[] = [];
+  try {
+    const service = await startService(options, simulator.url);
+    children.push(service.child);
+    const drive = startDriver();
+    children.push(drive.child);
+
+    const tokens = new Map<BenchUserKey, string>();
+    for (const user of options.users) tokens.set(user, await login(service.url, user));
+
+    const rows: ScenarioRow[] = [];
+    for (const user of options.users) {
+      const headers = { authorization: `Bearer ${tokens.get(user)}` };
+      const userQueries = queries.get(user)!;
+      const userFixtures = fixtures.get(user)!;
+      let baseline: { url: string; child: ChildProcess } | null = null;
+      if (options.url !== null && options.scenarios.includes('baseline-list-default')) {
+        baseline = await startBaseline(options.url, user);
+        children.push(baseline.child);
+        await compareBytes(service.url, baseline.url, headers);
+      }
+      let missOffset = 0;
+      for (const connections of options.connections) {
+        for (const scenario of options.scenarios) {
+          const target =
+            scenario === 'baseline-list-default'
+              ? baseline === null
+                ? null
+                : { url: baseline.url, pid: baseline.child.pid! }
+              : { url: service.url, pid: service.child.pid! };
+          if (target === null) continue;
+          let paths: string[];
+          if (scenario === 'detail-hit') {
+            paths = [`/api/processes/${userFixtures.hitNumero}`];
+          } else if (scenario === 'detail-miss') {
+            paths = userFixtures.missNumeros.slice(missOffset).map((numero) => `/api/processes/${numero}`);
+          } else {
+            const query = userQueries[scenario === 'baseline-list-default' ? 'list-default' : scenario] ?? '';
+            paths = [`/api/processes${query === '' ? '' : `?${query}`}`];
+          }
+          const run = async (seconds: number): Promise<DriveResult> =>
+            drive.run({ url: target.url, paths, headers, connections, durationSeconds: seconds });
+          if (options.warmup > 0) {
+            const warm = await run(options.warmup);
+            if (scenario === 'detail-miss') {
+              missOffset += warm.used;
+              paths = paths.slice(warm.used);
+            }
+          }
+          const rss = sampleRss(target.pid);
+          const cpuBefore = cpuMillisOf(target.pid);
+          const result = await run(options.duration);
+          const cpu = cpuMillisOf(target.pid) - cpuBefore;
+          const rssMb = rss.stop();
+          if (scenario === 'detail-miss') {
+            missOffset += result.used;
+            if (missOffset > userFixtures.missNumeros.length) log('# warning: detail-miss reused numeros');
+          }
+          const row: ScenarioRow = {
+            scenario,
+            user: userLabel(user),
+            connections,
+            requests: result.requests,
+            rps: result.rps,
+            p50: result.p50,
+            p99: result.p99,
+            errors: result.errors,
+            cpuMsPerRequest: result.requests > 0 ? cpu / result.requests : null,
+            rssMb,
+          };
+          rows.push(row);
+          log(
+            `${scenario} as ${row.user} c=${connections}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, ` +
+              `p99 ${row.p99} ms, ${row.cpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms CPU/req, ${rssMb.toFixed(0)} MB, ` +
+              `${row.errors} errors (load ${loadAverage()})`,
+          );
+        }
+      }
+      if (baseline !== null) {
+        baseline.child.disconnect();
+        await once(baseline.child, 'exit');
+      }
+    }
+    for (const row of rows) {
+      if (row.scenario !== 'list-default') continue;
+      const base = rows.find(
+        (other) =>
+          other.scenario === 'baseline-list-default' &&
+          other.user === row.user &&
+          other.connections === row.connections,
+      );
+      row.baselineRatio = base === undefined ? null : row.rps / base.rps;
+    }
+
+    const coalescing = await coldBurst(service.url, tokens, fixtures, simulator);
+    const peak = memoryOf(service.child.pid!).peakMb;
+
+    const report = [
+      `# ${driver}, ${count} processes (${spec.processCount} planned), load average at the end ${loadAverage()}`,
+      '',
+      formatTable(rows, driver),
+      '',
+      `Service peak RSS (VmHWM): ${peak.toFixed(0)} MB`,
+      `100 concurrent requests for one cold process: ${coalescing}`,
+      '',
+      ...explainSummary(explained, rows),
+    ].join('\n');
+    log(`\n${report}`);
+    mkdirSync(options.out, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = join(options.out, `bench-${driver}-${count}-${stamp}`);
+    writeFileSync(`${file}.md`, `${report}\n\n${explained.map((entry) => entry.text).join('\n\n')}\n`);
+    writeFileSync(
+      `${file}.json`,
+      JSON.stringify({ spec, count, rows, peak, coalescing, explained }, null, 2),
+    );
+    log(`\nResults and plans: ${file}.md`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await simulator.close();
+  }
+}
+
+/** Numeros the user may see, distinct per use, and one of its container numbers. */
+async function fixturesOf(
+  database: DatabaseService,
+  user: BenchUserKey,
+  spec: DatasetSpec,
+): Promise<Fixtures> {
+  // Staff misses come from customers other than the large one, so the two users never share one.
+  const condition =
+    user === 'staff' ? sql`customer_id <> ${LARGE_CUSTOMER_ID}` : sql`customer_id = ${LARGE_CUSTOMER_ID}`;
+  const numeros = (
+    await rowsOf<{ numero: string }>(
+      database.db,
+      sql`SELECT numero FROM processes WHERE ${condition} ORDER BY md5(numero || ${String(spec.seed)}) LIMIT 30002`,
+    )
+  ).map((row) => row.numero);
+  const [container] = await rowsOf<{ container: string }>(
+    database.db,
+    sql`SELECT c.container_number AS container
+          FROM process_containers c JOIN processes p ON p.numero = c.process_numero
+         WHERE ${user === 'staff' ? sql`true` : sql`p.customer_id = ${LARGE_CUSTOMER_ID}`}
+         ORDER BY c.process_numero LIMIT 1`,
+  );
+  if (numeros.length < 3 || container === undefined) throw new Error(`too few processes for ${user}`);
+  return {
+    hitNumero: numeros[0]!,
+    coldNumero: numeros[1]!,
+    missNumeros: numeros.slice(2),
+    container: container.container,
+  };
+}
+
+/** The list scenarios' query strings; the filtered one is the last 30 days of changes in two statuses. */
+function listQueries(spec: DatasetSpec, fixtures: Fixtures): Record<string, string> {
+  const to = new Date(spec.now);
+  const from = new Date(to.getTime() - 30 * 86_400_000);
+  const day = (date: Date): string => date.toISOString().slice(0, 10);
+  return {
+    'list-default': '',
+    'list-100': 'pageSize=100',
+    'list-filtered': `status=IN_TRANSIT,CUSTOMS_CLEARANCE&updatedFrom=${day(from)}&updatedTo=${day(to)}`,
+    'list-container': `container=${fixtures.container}`,
+    'list-page-500': 'page=500',
+  };
+}
+
+interface Explained {
+  user: string;
+  scenario: string;
+  statement: 'count' | 'page';
+  executionMs: number;
+  /** Median client round trip of the statement, sequentially, ms. */
+  roundTripMs: number;
+  text: string;
+}
+
+async function explainAll(
+  url: string,
+  users: BenchUserKey[],
+  queries: Map<BenchUserKey, Record<string, string>>,
+): Promise<Explained[]> {
+  const client = new pg.Client({ connectionString: url, application_name: 'bench-explain' });
+  await client.connect();
+  const explained: Explained[] = [];
+  try {
+    for (const user of users) {
+      for (const [scenario, query] of Object.entries(queries.get(user)!)) {
+        const statements = await captureListStatements(client, query, visibilityOf(user));
+        for (const [name, statement] of [
+          ['count', statements.count],
+          ['page', statements.page],
+        ] as Array<['count' | 'page', Statement | null]>) {
+          if (statement === null) continue;
+          const plan = await client.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+            statement.values,
+          );
+          const lines = plan.rows.map((row) => row['QUERY PLAN']);
+          const executionMs = Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN);
+          const times: number[] = [];
+          for (let i = 0; i < 15; i++) {
+            const t = process.hrtime.bigint();
+            await client.query(statement.text, statement.values);
+            times.push(Number(process.hrtime.bigint() - t) / 1e6);
+          }
+          times.sort((a, b) => a - b);
+          const roundTripMs = times[Math.floor(times.length / 2)]!;
+          explained.push({
+            user: userLabel(user),
+            scenario,
+            statement: name,
+            executionMs,
+            roundTripMs,
+            text: [
+              `## ${scenario} as ${userLabel(user)}: ${name} statement (${executionMs} ms execution, ${roundTripMs.toFixed(2)} ms round trip)`,
+              '',
+              '```sql',
+              `${statement.text}`,
+              `-- ${JSON.stringify(statement.values)}`,
+              '```',
+              '',
+              '```',
+              ...lines,
+              '```',
+            ].join('\n'),
+          });
+        }
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return explained;
+}
+
+function explainSummary(explained: Explained[], rows: ScenarioRow[]): string[] {
+  if (explained.length === 0) return [];
+  const lines = [
+    '| list scenario | as | count ms (exec / round trip) | page ms (exec / round trip) | index-only count | DB total ms | our p50 at lowest conn − DB ms |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const keys = [...new Set(explained.map((entry) => `${entry.scenario}|${entry.user}`))];
+  for (const key of keys) {
+    const [scenario, user] = key.split('|') as [string, string];
+    const count = explained.find(
+      (e) => e.scenario === scenario && e.user === user && e.statement === 'count',
+    );
+    const page = explained.find((e) => e.scenario === scenario && e.user === user && e.statement === 'page');
+    const db = (count?.roundTripMs ?? 0) + (page?.roundTripMs ?? 0);
+    const row = rows
+      .filter((r) => r.scenario === scenario && r.user === user)
+      .sort((a, b) => a.connections - b.connections)[0];
+    const cell = (entry: Explained | undefined): string =>
+      entry === undefined ? 'skipped' : `${entry.executionMs.toFixed(2)} / ${entry.roundTripMs.toFixed(2)}`;
+    lines.push(
+      `| ${scenario} | ${user} | ${cell(count)} | ${cell(page)} | ${count?.text.includes('Index Only Scan') ? 'yes' : 'NO'} | ` +
+        `${db.toFixed(2)} | ${row === undefined ? '' : `${(row.p50 - db).toFixed(1)} (c=${row.connections})`} |`,
+    );
+  }
+  return lines;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+async function startService(
+  options: Options,
+  operationsUrl: string,
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    OPERATIONS_BASE_URL: operationsUrl,
+    OPERATIONS_API_KEY: 'bench-operations-key',
+    SYNC_INTERVAL_S: '0',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PROCESSES_PER_MINUTE: '1000000',
+    ...(options.url !== null ? { DATABASE_URL: options.url } : { PGLITE_DIR: options.pgliteDir! }),
+  };
+  const child = spawn(process.execPath, [SERVICE_MAIN], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/api/processes`);
+      if (response.status === 401) return { url, child };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill();
+  throw new Error('the service did not start within 60 s');
+}
+
+async function login(url: string, user: BenchUserKey): Promise<string> {
+  const { username, password } = BENCH_USERS[user];
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (response.status !== 200)
+    throw new Error(`login as ${username}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { accessToken: string }).accessToken;
+}
+
+function startDriver(): {
+  child: ChildProcess;
+  run(request: Omit<DriveRequest, 'id'>): Promise<DriveResult>;
+} {
+  const child = fork(join(HERE, 'driver.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let id = 0;
+  const pending = new Map<
+    number,
+    { resolve: (result: DriveResult) => void; reject: (error: Error) => void }
+  >();
+  child.on('message', (message: DriveResult & { error?: string }) => {
+    const waiter = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.error !== undefined) waiter?.reject(new Error(message.error));
+    else waiter?.resolve(message);
+  });
+  return {
+    child,
+    run: (request) =>
+      new Promise((resolve, reject) => {
+        const message: DriveRequest = { ...request, id: ++id };
+        pending.set(message.id, { resolve, reject });
+        child.send(message);
+      }),
+  };
+}
+
+async function startBaseline(url: string, user: BenchUserKey): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(join(HERE, 'baseline-server.js'), [], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: url,
+      BASELINE_QUERY: '',
+      BASELINE_CUSTOMERS: visibilityOf(user).customerIds?.join(',') ?? '',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [message] = (await once(child, 'message')) as [{ port: number }];
+  return { url: `http://127.0.0.1:${message.port}`, child };
+}
+
+/** The baseline must answer the very bytes the service does, or the comparison means nothing. */
+async function compareBytes(serviceUrl: string, baselineUrl: string, headers: Record<string, string>) {
+  const ours = await (await fetch(`${serviceUrl}/api/processes`, { headers })).text();
+  const theirs = await (await fetch(`${baselineUrl}/api/processes`)).text();
+  log(
+    ours === theirs
+      ? `# baseline answers the same ${Buffer.byteLength(ours)} bytes as the service`
+      : `# WARNING: baseline body differs from the service's (${ours.length} vs ${theirs.length} chars)`,
+  );
+}
+
+/** 100 simultaneous detail requests for one never-requested process: how many upstream calls? */
+async function coldBurst(
+  url: string,
+  tokens: Map<BenchUserKey, string>,
+  fixtures: Map<BenchUserKey, Fixtures>,
+  simulator: { readonly requestCount: number },
+): Promise<string> {
+  const [user, token] = [...tokens][0]!;
+  const numero = fixtures.get(user)!.coldNumero;
+  const before = simulator.requestCount;
+  const statuses = await Promise.all(
+    Array.from({ length: 100 }, () =>
+      fetch(`${url}/api/processes/${numero}`, { headers: { authorization: `Bearer ${token}` } }).then(
+        async (response) => {
+          await response.arrayBuffer();
+          return response.status;
+        },
+      ),
+    ),
+  );
+  const calls = simulator.requestCount - before;
+  const ok = statuses.filter((status) => status === 200).length;
+  return `${ok}/100 answered 200, ${calls} upstream call${calls === 1 ? '' : 's'} (${calls === 1 ? 'ok' : 'MISS'})`;
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});

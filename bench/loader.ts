@@ -1,0 +1,358 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import copyStreams, { type CopyStreamQuery } from 'pg-copy-streams';
+import { PasswordHasher } from '../src/auth/password-hasher.service.js';
+import { UsersRepository } from '../src/auth/users/users.repository.js';
+import { DatabaseService } from '../src/database/database.service.js';
+import { rowsOf } from '../src/sync/process-page.writer.js';
+import { BENCH_USERS, datasetProcesses, simulatorOf, type DatasetSpec } from './dataset.js';
+import {
+  asRecords,
+  CONTAINER_COLUMNS,
+  containerRows,
+  copyLine,
+  EVENT_COLUMNS,
+  eventRows,
+  PROCESS_COLUMNS,
+  processRow,
+} from './rows.js';
+
+export interface LoadTarget {
+  /** A PostgreSQL database (created when missing); null for PGlite in {@link pgliteDir}. */
+  url: string | null;
+  pgliteDir: string;
+}
+
+export interface DatasetCounts {
+  processes: number;
+  events: number;
+  containers: number;
+  customers: number;
+}
+
+export interface LoadReport {
+  counts: DatasetCounts;
+  /** Milliseconds per phase, in order. */
+  phases: Array<[string, number]>;
+  totalMs: number;
+}
+
+export interface LoadOptions {
+  log?: (message: string) => void;
+  /** A connection to the target to use (and leave open); one is opened and closed otherwise. */
+  database?: DatabaseService;
+  /** Create the bench users (argon2 hashing costs about a second). Default true. */
+  createUsers?: boolean;
+}
+
+/** The tables the loader owns and what their indexes and foreign keys cost during a load. */
+const DATA_TABLES = ['processes', 'process_containers', 'follow_up_events'] as const;
+/** Processes per batch: one COPY write, or one `json_to_recordset` statement per table on PGlite. */
+const BATCH = 1_000;
+const PGLITE_BATCH = 2_000;
+
+/**
+ * Loads a dataset into an empty (truncated) database as fast as the driver allows: migrations,
+ * secondary indexes and foreign keys dropped, rows streamed with COPY (PostgreSQL: three
+ * connections, one per table, each `COPY ... FREEZE` after a TRUNCATE in its own transaction) or
+ * big `json_to_recordset` INSERTs (PGlite), then indexes and keys rebuilt, VACUUM ANALYZE, and the
+ * bench users created. The definitions dropped are kept in `bench_dataset` until rebuilt, so a
+ * load that dies half-way is repaired by the next one.
+ */
+export async function loadDataset(
+  target: LoadTarget,
+  spec: DatasetSpec,
+  options: LoadOptions = {},
+): Promise<LoadReport> {
+  const log = options.log ?? (() => {});
+  const phases: Array<[string, number]> = [];
+  const started = Date.now();
+  let mark = started;
+  const phase = (name: string): void => {
+    const now = Date.now();
+    phases.push([name, now - mark]);
+    log(`${name}: ${((now - mark) / 1000).toFixed(1)} s`);
+    mark = now;
+  };
+
+  if (target.url !== null && options.database === undefined) await ensureDatabase(target.url);
+  const database =
+    options.database ?? (await DatabaseService.connect({ url: target.url, pgliteDir: target.pgliteDir }));
+  try {
+    await database.migrate();
+    const db = database.db;
+    await db.execute(
+      sql`CREATE TABLE IF NOT EXISTS bench_dataset (key text PRIMARY KEY, value jsonb NOT NULL)`,
+    );
+    await db.execute(sql`DELETE FROM bench_dataset WHERE key = 'spec'`);
+    phase('migrate');
+
+    const rebuild = await dropIndexesAndKeys(database);
+    await db.execute(
+      sql`TRUNCATE user_customers, users, sync_state, follow_up_events, process_containers, processes, customers`,
+    );
+    const customers = simulatorOf(spec).customers();
+    await db.execute(sql`
+      INSERT INTO customers (id, name)
+      SELECT id, name FROM json_to_recordset(${JSON.stringify(customers)}::json) AS c(id text, name text)`);
+    phase('drop indexes and keys');
+
+    if (target.url !== null) await copyRows(target.url, spec, log);
+    else await insertRows(database, spec, log);
+    phase('rows');
+
+    await db.transaction(async (tx) => {
+      // Sorting in memory instead of on disk: index builds are most of the rebuild.
+      if (target.url !== null) await tx.execute(sql`SET LOCAL maintenance_work_mem = '1GB'`);
+      for (const statement of rebuild) {
+        const t = Date.now();
+        await tx.execute(sql.raw(statement));
+        log(`  ${statement.slice(0, 100)}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+      }
+    });
+    await db.execute(sql`DELETE FROM bench_dataset WHERE key = 'rebuild'`);
+    phase('rebuild indexes and keys');
+
+    await db.execute(sql.raw(`VACUUM (ANALYZE) ${[...DATA_TABLES, 'customers'].join(', ')}`));
+    phase('vacuum analyze');
+
+    if (options.createUsers ?? true) await createBenchUsers(database);
+    await db.execute(sql`
+      INSERT INTO bench_dataset (key, value) VALUES ('spec', ${JSON.stringify(spec)}::jsonb)
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+    phase('users');
+
+    const counts = await countDataset(database);
+    return { counts, phases, totalMs: Date.now() - started };
+  } finally {
+    if (options.database === undefined) await database.close();
+  }
+}
+
+export async function countDataset(database: DatabaseService): Promise<DatasetCounts> {
+  const [row] = await rowsOf<DatasetCounts>(
+    database.db,
+    sql`SELECT (SELECT count(*)::int FROM processes) AS processes,
+               (SELECT count(*)::int FROM follow_up_events) AS events,
+               (SELECT count(*)::int FROM process_containers) AS containers,
+               (SELECT count(*)::int FROM customers) AS customers`,
+  );
+  return row!;
+}
+
+/** The spec a database was loaded with, or null when it is not a bench database. */
+export async function readDatasetSpec(database: DatabaseService): Promise<DatasetSpec | null> {
+  const [exists] = await rowsOf<{ found: boolean }>(
+    database.db,
+    sql`SELECT to_regclass('public.bench_dataset') IS NOT NULL AS found`,
+  );
+  if (exists?.found !== true) return null;
+  const [row] = await rowsOf<{ value: DatasetSpec | string }>(
+    database.db,
+    sql`SELECT value FROM bench_dataset WHERE key = 'spec'`,
+  );
+  if (row === undefined) return null;
+  return typeof row.value === 'string' ? (JSON.parse(row.value) as DatasetSpec) : row.value;
+}
+
+/**
+ * Drops the secondary indexes (every index but the primary keys) and the foreign keys of the
+ * data tables; returns the statements that recreate them, saved first in `bench_dataset`.
+ */
+async function dropIndexesAndKeys(database: DatabaseService): Promise<string[]> {
+  const db = database.db;
+  const [pending] = await rowsOf<{ value: string[] | string }>(
+    db,
+    sql`SELECT value FROM bench_dataset WHERE key = 'rebuild'`,
+  );
+  const earlier: string[] =
+    pending === undefined
+      ? []
+      : typeof pending.value === 'string'
+        ? (JSON.parse(pending.value) as string[])
+        : pending.value;
+  const tables = sql.raw(DATA_TABLES.map((table) => `'${table}'`).join(', '));
+  const indexes = await rowsOf<{ name: string; definition: string }>(
+    db,
+    sql`SELECT i.indexname AS name, i.indexdef AS definition
+          FROM pg_indexes i
+         WHERE i.schemaname = 'public' AND i.tablename IN (${tables})
+           AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.contype = 'p')
+         ORDER BY i.tablename, i.indexname`,
+  );
+  const keys = await rowsOf<{ name: string; tableName: string; definition: string }>(
+    db,
+    sql`SELECT conname AS name, conrelid::regclass::text AS "tableName", pg_get_constraintdef(oid) AS definition
+          FROM pg_constraint
+         WHERE contype = 'f' AND conrelid::regclass::text IN (${tables})
+         ORDER BY conname`,
+  );
+  // Indexes before keys (a key's check then uses them); a statement listed twice runs once.
+  const rebuild = [
+    ...new Set([
+      ...earlier.filter((statement) => statement.startsWith('CREATE')),
+      ...indexes.map((index) => index.definition),
+      ...earlier.filter((statement) => statement.startsWith('ALTER')),
+      ...keys.map((key) => `ALTER TABLE ${key.tableName} ADD CONSTRAINT ${key.name} ${key.definition}`),
+    ]),
+  ];
+  await db.execute(sql`
+    INSERT INTO bench_dataset (key, value) VALUES ('rebuild', ${JSON.stringify(rebuild)}::jsonb)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  for (const key of keys) {
+    await db.execute(sql.raw(`ALTER TABLE ${key.tableName} DROP CONSTRAINT ${key.name}`));
+  }
+  for (const index of indexes) await db.execute(sql.raw(`DROP INDEX ${index.name}`));
+  return rebuild;
+}
+
+/** Three COPY streams fed from one pass over the simulator, each waiting for its own drain. */
+async function copyRows(url: string, spec: DatasetSpec, log: (message: string) => void): Promise<void> {
+  const tables = [
+    { table: 'processes', columns: PROCESS_COLUMNS },
+    { table: 'process_containers', columns: CONTAINER_COLUMNS },
+    { table: 'follow_up_events', columns: EVENT_COLUMNS },
+  ];
+  const clients = tables.map(() => new pg.Client({ connectionString: url, application_name: 'bench-load' }));
+  await Promise.all(clients.map((client) => client.connect()));
+  try {
+    const streams: CopyStreamQuery[] = [];
+    for (const [i, { table, columns }] of tables.entries()) {
+      const client = clients[i]!;
+      await client.query('BEGIN');
+      // FREEZE needs the TRUNCATE in the same transaction; it spares the later VACUUM a full rewrite
+      // of hint bits and sets the visibility map, so index-only scans work at once.
+      await client.query(`TRUNCATE ${table}`);
+      streams.push(
+        client.query(copyStreams.from(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FREEZE)`)),
+      );
+    }
+    const [processStream, containerStream, eventStream] = streams as [
+      CopyStreamQuery,
+      CopyStreamQuery,
+      CopyStreamQuery,
+    ];
+    const syncedAt = spec.now;
+    let count = 0;
+    let lastLog = Date.now();
+    let processText = '';
+    let containerText = '';
+    let eventText = '';
+    const flush = async (): Promise<void> => {
+      const waits: Array<Promise<unknown>> = [];
+      for (const [stream, text] of [
+        [processStream, processText],
+        [containerStream, containerText],
+        [eventStream, eventText],
+      ] as const) {
+        if (text !== '' && !stream.write(text)) waits.push(once(stream, 'drain'));
+      }
+      processText = containerText = eventText = '';
+      await Promise.all(waits);
+    };
+    for (const process of datasetProcesses(spec)) {
+      processText += copyLine(processRow(process, syncedAt));
+      for (const row of containerRows(process)) containerText += copyLine(row);
+      for (const row of eventRows(process)) eventText += copyLine(row);
+      if (++count % BATCH === 0) {
+        await flush();
+        if (Date.now() - lastLog > 10_000) {
+          lastLog = Date.now();
+          log(`  ${count} processes streamed`);
+        }
+      }
+    }
+    await flush();
+    for (const stream of streams) {
+      stream.end();
+      await finished(stream);
+    }
+    await Promise.all(clients.map((client) => client.query('COMMIT')));
+  } finally {
+    await Promise.all(clients.map((client) => client.end()));
+  }
+}
+
+/** PGlite: one `json_to_recordset` INSERT per table per batch, in one transaction. */
+async function insertRows(database: DatabaseService, spec: DatasetSpec, log: (message: string) => void) {
+  await database.db.transaction(async (tx) => {
+    let batch: ReturnType<typeof emptyBatch> = emptyBatch();
+    let count = 0;
+    const flush = async (): Promise<void> => {
+      if (batch.processes.length === 0) return;
+      await tx.execute(sql`
+        INSERT INTO processes (${sql.raw(PROCESS_COLUMNS.join(', '))})
+        SELECT * FROM json_to_recordset(${JSON.stringify(asRecords(PROCESS_COLUMNS, batch.processes))}::json) AS p(
+          numero text, customer_id text, status text, type text, mode text, customer_reference text,
+          origin_code text, origin_name text, destination_code text, destination_name text,
+          shipment_date date, eta date, arrival_date date, customs_channel text, follow_count integer,
+          updated_at timestamptz, synced_at timestamptz)`);
+      if (batch.containers.length > 0) {
+        await tx.execute(sql`
+          INSERT INTO process_containers (${sql.raw(CONTAINER_COLUMNS.join(', '))})
+          SELECT * FROM json_to_recordset(${JSON.stringify(asRecords(CONTAINER_COLUMNS, batch.containers))}::json)
+            AS k(process_numero text, container_number text, position smallint)`);
+      }
+      if (batch.events.length > 0) {
+        await tx.execute(sql`
+          INSERT INTO follow_up_events (${sql.raw(EVENT_COLUMNS.join(', '))})
+          SELECT * FROM json_to_recordset(${JSON.stringify(asRecords(EVENT_COLUMNS, batch.events))}::json)
+            AS e(process_numero text, id text, code text, description text, occurred_at timestamptz,
+                 location_code text, location_name text)`);
+      }
+      batch = emptyBatch();
+    };
+    for (const process of datasetProcesses(spec)) {
+      batch.processes.push(processRow(process, spec.now));
+      batch.containers.push(...containerRows(process));
+      batch.events.push(...eventRows(process));
+      if (++count % PGLITE_BATCH === 0) {
+        await flush();
+        if (count % 20_000 === 0) log(`  ${count} processes inserted`);
+      }
+    }
+    await flush();
+  });
+}
+
+function emptyBatch() {
+  return {
+    processes: [] as ReturnType<typeof processRow>[],
+    containers: [] as ReturnType<typeof containerRows>,
+    events: [] as ReturnType<typeof eventRows>,
+  };
+}
+
+async function createBenchUsers(database: DatabaseService): Promise<void> {
+  const users = new UsersRepository(database);
+  const hasher = new PasswordHasher();
+  for (const user of Object.values(BENCH_USERS)) {
+    await users.create({
+      username: user.username,
+      passwordHash: await hasher.hash(user.password),
+      role: user.role,
+      customerIds: [...user.customerIds],
+    });
+  }
+}
+
+/** Creates the database of `url` when it does not exist, from the server's `postgres` database. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = databaseNameOf(url);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export function databaseNameOf(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+}

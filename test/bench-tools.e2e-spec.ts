@@ -1,0 +1,205 @@
+import { sql } from 'drizzle-orm';
+import { datasetProcesses, datasetSpec, densify, simulatorOf, type DatasetSpec } from '../bench/dataset.js';
+import { countDataset, loadDataset, readDatasetSpec } from '../bench/loader.js';
+import { formatTable, TABLE_COLUMNS, targetsOf, type ScenarioRow } from '../bench/report.js';
+import type { DatabaseService } from '../src/database/database.service.js';
+import { rowsOf } from '../src/sync/process-page.writer.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from './support/test-database.js';
+
+/**
+ * The performance bench's own tools (bench/), on tiny data: the loader writes exactly what the
+ * simulator says, and the harness's table shows what it is given. Nothing here measures time.
+ */
+
+function expectedCounts(spec: DatasetSpec) {
+  let processes = 0;
+  let events = 0;
+  let containers = 0;
+  for (const process of datasetProcesses(spec)) {
+    processes++;
+    events += process.events.length;
+    containers += process.containers.length;
+  }
+  return { processes, events, containers, customers: simulatorOf(spec).customers().length };
+}
+
+const indexesOf = async (database: DatabaseService) =>
+  (
+    await rowsOf<{ definition: string }>(
+      database.db,
+      sql`SELECT indexdef AS definition FROM pg_indexes
+            WHERE schemaname = 'public' AND tablename <> 'bench_dataset' ORDER BY indexname`,
+    )
+  ).map((row) => row.definition);
+
+describe.each(TEST_DATABASE_TARGETS)('bench loader on %s', (target) => {
+  let database: DatabaseService;
+  let options: { url: string | null; pgliteDir: string };
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    const connected = await connectTestDatabase(target);
+    database = connected.database;
+    options = connected.options;
+    dispose = connected.dispose;
+  });
+  afterAll(async () => dispose());
+
+  it("loads exactly the simulator's processes, events, containers and customers", async () => {
+    const spec = datasetSpec(50, { extraNotes: 0 });
+    const migrated = await indexesOf(database);
+
+    const report = await loadDataset(options, spec, { database, createUsers: false });
+
+    const simulator = simulatorOf(spec);
+    let events = 0;
+    let containers = 0;
+    let processes = 0;
+    for (const process of simulator.processesAt(new Date(spec.now))) {
+      processes++;
+      events += process.events.length;
+      containers += process.containers.length;
+    }
+    const expected = { processes, events, containers, customers: simulator.customers().length };
+    expect(processes).toBe(50);
+    expect(report.counts).toEqual(expected);
+    expect(await countDataset(database)).toEqual(expected);
+    // Every index dropped for the load is back, and nothing else.
+    expect(await indexesOf(database)).toEqual(migrated);
+    expect(await readDatasetSpec(database)).toEqual(spec);
+  });
+
+  it('densifies with NOTE events without moving any summary field, and creates the bench users', async () => {
+    const spec = datasetSpec(50, { extraNotes: 7 });
+
+    const report = await loadDataset(options, spec, { database });
+
+    expect(report.counts).toEqual(expectedCounts(spec));
+    expect(report.counts.events).toBeGreaterThan(expectedCounts({ ...spec, extraNotes: 0 }).events);
+    const [mismatch] = await rowsOf<{ count: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS count FROM processes p
+           WHERE p.follow_count <> (SELECT count(*) FROM follow_up_events e WHERE e.process_numero = p.numero)
+              OR p.updated_at < (SELECT max(e.occurred_at) FROM follow_up_events e WHERE e.process_numero = p.numero)`,
+    );
+    expect(mismatch?.count).toBe(0);
+    const users = await rowsOf<{ username: string; role: string; customers: string[] }>(
+      database.db,
+      sql`SELECT u.username, u.role, coalesce(array_agg(c.customer_id) FILTER (WHERE c.customer_id IS NOT NULL), '{}') AS customers
+            FROM users u LEFT JOIN user_customers c ON c.user_id = u.id
+           GROUP BY u.username, u.role ORDER BY u.username`,
+    );
+    expect(users).toEqual([
+      { username: 'bench-acme', role: 'customer', customers: ['acme'] },
+      { username: 'bench-staff', role: 'staff', customers: [] },
+    ]);
+  });
+});
+
+describe(densify.name, () => {
+  const [process] = simulatorOf(datasetSpec(5)).processesAt(new Date(datasetSpec(5).now));
+
+  it('leaves the simulator output alone with no extra notes', () => {
+    expect(densify(process!, 0)).toBe(process);
+  });
+
+  it('adds NOTE events with fresh ids between the first event and updatedAt', () => {
+    const dense = densify(process!, 7);
+    const added = dense.events.slice(process!.events.length);
+    const first = Math.min(...process!.events.map((event) => Date.parse(event.occurredAt)));
+
+    expect(dense.events.slice(0, process!.events.length)).toEqual(process!.events);
+    expect(new Set(dense.events.map((event) => event.id)).size).toBe(dense.events.length);
+    for (const event of added) {
+      expect(event.code).toBe('NOTE');
+      expect(Date.parse(event.occurredAt)).toBeGreaterThanOrEqual(first);
+      expect(Date.parse(event.occurredAt)).toBeLessThanOrEqual(Date.parse(process!.updatedAt));
+    }
+    expect({ ...dense, events: process!.events }).toEqual(process);
+  });
+});
+
+describe(formatTable.name, () => {
+  const row = (overrides: Partial<ScenarioRow>): ScenarioRow => ({
+    scenario: 'list-default',
+    user: 'acme',
+    connections: 4,
+    requests: 12_000,
+    rps: 1200.4,
+    p50: 3,
+    p99: 12.25,
+    errors: 0,
+    cpuMsPerRequest: 0.8123,
+    rssMb: 140.2,
+    baselineRatio: 0.95,
+    ...overrides,
+  });
+
+  it('prints a header with every column, then one line per row', () => {
+    const table = formatTable(
+      [row({}), row({ scenario: 'detail-miss', connections: 16, p99: 95, baselineRatio: undefined })],
+      'postgres',
+    );
+    const lines = table.split('\n').map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+
+    expect(lines[0]).toEqual([...TABLE_COLUMNS]);
+    expect(lines[1]!.every((cell) => /^-+$/.test(cell))).toBe(true);
+    expect(lines[2]).toEqual([
+      'list-default',
+      'acme',
+      '4',
+      '1200',
+      '3.0',
+      '12.3',
+      '95%',
+      '0.81',
+      '140',
+      '0',
+      'ok p99<30, ok base>=90%, ok cpu<1.5, ok rss<300',
+    ]);
+    expect(lines[3]).toEqual([
+      'detail-miss',
+      'acme',
+      '16',
+      '1200',
+      '3.0',
+      '95.0',
+      '',
+      '0.81',
+      '140',
+      '0',
+      'MISS p99<80, ok rss<300',
+    ]);
+    expect(lines).toHaveLength(4);
+  });
+
+  it('judges each target by its own threshold and connections', () => {
+    const texts = (overrides: Partial<ScenarioRow>, driver: 'postgres' | 'pglite' = 'postgres') =>
+      targetsOf(row(overrides), driver).map((target) => `${target.met ? 'ok' : 'MISS'} ${target.text}`);
+
+    expect(texts({ connections: 16, p99: 79, baselineRatio: 0.8, cpuMsPerRequest: 2 })).toEqual([
+      'ok p99<80',
+      'MISS base>=90%',
+      'MISS cpu<1.5',
+      'ok rss<300',
+    ]);
+    expect(texts({ scenario: 'list-100', connections: 4 })).toEqual(['ok rss<300']);
+    expect(texts({ scenario: 'list-100', connections: 16, p99: 150 })).toEqual([
+      'MISS p99<150',
+      'ok rss<300',
+    ]);
+    expect(texts({ scenario: 'detail-hit', p99: 9.9, rssMb: 300 })).toEqual(['ok p99<10', 'MISS rss<300']);
+    expect(texts({ rps: 119, cpuMsPerRequest: null, rssMb: null }, 'pglite')).toEqual(['MISS rps>=120']);
+    expect(texts({ requests: 0 })).toEqual(['MISS no answers']);
+    expect(texts({ scenario: 'baseline-list-default', errors: 3 })).toEqual([]);
+    expect(texts({ scenario: 'list-page-500', errors: 2, rssMb: null })).toEqual([
+      'ok p99<80',
+      'MISS no errors',
+    ]);
+  });
+});
