@@ -1,0 +1,112 @@
+import type { DestinationStream } from 'pino';
+import { LOG_DESTINATION } from '../src/logging/root-logger.js';
+import {
+  startOperationsSimulatorServer,
+  type OperationsSimulatorServer,
+} from '../src/operations/simulator/ops-sim.server.js';
+import { syncNow } from './support/sync-now.js';
+import { TestApp } from './support/test-app.js';
+
+const API_KEY = 'ops-api-key-4f1c9b7e2d';
+const PASSWORD = 'Correct-Horse-Battery-81';
+const WRONG_PASSWORD = 'Wrong-Guess-Password-17';
+
+interface LogLine {
+  level: string;
+  msg?: string;
+  requestId?: string;
+  route?: string;
+  userId?: string;
+  durationMs?: number;
+  res?: { statusCode: number };
+  req?: { method: string; url: string };
+}
+
+/**
+ * The whole stack with its logs captured at debug level and the HTTP adapter calling the
+ * simulator with an API key: logins, lists and details, then nothing secret may be in the logs.
+ */
+describe('Logs', () => {
+  const output: string[] = [];
+  const destination: DestinationStream = { write: (line: string) => void output.push(line) };
+  let simulator: OperationsSimulatorServer;
+  let testApp: TestApp;
+  let userId: string;
+  let token: string;
+
+  const lines = (): LogLine[] => output.map((line) => JSON.parse(line) as LogLine);
+  const requestLine = (requestId: string) =>
+    lines().find((line) => line.requestId === requestId && line.res !== undefined);
+
+  beforeAll(async () => {
+    simulator = await startOperationsSimulatorServer({ apiKey: API_KEY });
+    testApp = await TestApp.start({
+      env: { LOG_LEVEL: 'debug', OPERATIONS_BASE_URL: simulator.url, OPERATIONS_API_KEY: API_KEY },
+      override: (builder) => builder.overrideProvider(LOG_DESTINATION).useValue(destination),
+    });
+    await syncNow(testApp);
+    userId = await testApp.addUser({ username: 'acme', password: PASSWORD, customerIds: ['acme'] });
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    await simulator.close();
+  });
+
+  it('logs one line per request with its id, route, status, duration and user, and no secret', async () => {
+    const failedLogin = await testApp.http
+      .post('/api/auth/login')
+      .send({ username: 'acme', password: WRONG_PASSWORD })
+      .expect(401);
+    token = await testApp.login('acme', PASSWORD);
+    const auth = { Authorization: `Bearer ${token}`, Cookie: `session=${token}`, 'X-Api-Key': API_KEY };
+
+    const list = await testApp.http.get('/api/processes?pageSize=2').set(auth).expect(200);
+    const numeros = (list.body.data as Array<{ numero: string }>).map((item) => item.numero);
+    await testApp.http.get(`/api/processes?access_token=${token}`).set(auth).expect(400);
+    const detail = await testApp.http.get(`/api/processes/${numeros[0]}`).set(auth).expect(200);
+    simulator.setFaults({ outage: 'unavailable' });
+    const unavailable = await testApp.http.get(`/api/processes/${numeros[1]}`).set(auth).expect(503);
+    simulator.resetFaults();
+
+    const text = output.join('');
+    for (const secret of [PASSWORD, WRONG_PASSWORD, API_KEY, token, ...token.split('.')]) {
+      expect(text).not.toContain(secret);
+    }
+
+    expect(requestLine(detail.headers['x-request-id'])).toMatchObject({
+      level: 'info',
+      msg: 'request completed',
+      route: '/api/processes/:numero',
+      res: { statusCode: 200 },
+      req: { method: 'GET', url: `/api/processes/${numeros[0]}` },
+      userId,
+      durationMs: expect.any(Number),
+    });
+    const login = requestLine(failedLogin.headers['x-request-id']);
+    expect(login).toMatchObject({ route: '/api/auth/login', res: { statusCode: 401 } });
+    expect(login?.userId).toBeUndefined();
+    expect(requestLine(list.headers['x-request-id'])).toMatchObject({ route: '/api/processes', userId });
+
+    // Application logs made while a request is handled carry its id too (here: the 503's error line).
+    const failed = lines().filter((line) => line.requestId === unavailable.headers['x-request-id']);
+    expect(failed.some((line) => line.level === 'error' && line.res === undefined)).toBe(true);
+    expect(requestLine(unavailable.headers['x-request-id'])).toMatchObject({
+      level: 'error',
+      res: { statusCode: 503 },
+    });
+  });
+
+  it('logs a request refused before routing, with the id it answered with', async () => {
+    const response = await testApp.http
+      .post('/api/auth/login')
+      .set('Content-Type', 'application/json')
+      .send(`{"username":"acme","password":"${PASSWORD}"`)
+      .expect(400);
+    expect(requestLine(response.headers['x-request-id'])).toMatchObject({
+      route: '<unmatched>',
+      res: { statusCode: 400 },
+    });
+    expect(output.join('')).not.toContain(PASSWORD);
+  });
+});
