@@ -1,0 +1,161 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  startOperationsSimulatorServer,
+  type OperationsSimulatorServer,
+} from '../src/operations/simulator/ops-sim.server.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const API_KEY = 'shutdown-test-key-5e2a';
+const UPSTREAM_LATENCY_MS = 3000;
+
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One GET on a fresh connection: its status, or the connection error code (ECONNREFUSED...). */
+function probe(url: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = get(url, { agent: false, timeout: 2000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+async function until<T>(what: string, attempt: () => Promise<T>, done: (value: T) => boolean, ms: number) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await attempt();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${String(value)} after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The built service (`node dist/main.js`) in demo mode on an in-memory PGlite, reading a
+ * simulator that answers slowly: SIGTERM while a detail request waits upstream.
+ */
+describe('Graceful shutdown', () => {
+  let simulator: OperationsSimulatorServer;
+  let service: ChildProcess;
+  let baseUrl: string;
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  const output: string[] = [];
+
+  beforeAll(async () => {
+    // Builds dist/ only when it is missing or older than the sources (as `npm start` does).
+    execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+      timeout: 180_000,
+    });
+    simulator = await startOperationsSimulatorServer({ apiKey: API_KEY });
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    service = spawn(process.execPath, ['dist/main.js'], {
+      cwd: ROOT,
+      // Only what this test decides: no DATABASE_URL or REDIS_URL from the surrounding environment.
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'development',
+        PORT: String(port),
+        PGLITE_DIR: 'memory://',
+        JWT_SECRET: 'shutdown-test-secret-that-is-long-enough-0123456789',
+        OPERATIONS_BASE_URL: simulator.url,
+        OPERATIONS_API_KEY: API_KEY,
+        OPERATIONS_TIMEOUT_MS: '8000',
+        SYNC_INTERVAL_S: '0',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    service.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    service.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    exited = new Promise((resolve) => service.once('exit', (code, signal) => resolve({ code, signal })));
+    // Demo mode: ready once the first sync from the simulator and the demo users are done.
+    await until(
+      'readiness',
+      () => probe(`${baseUrl}/health/ready`),
+      (status) => status === 200,
+      90_000,
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    if (service !== undefined && service.exitCode === null && service.signalCode === null)
+      service.kill('SIGKILL');
+    await simulator?.close();
+  });
+
+  it('finishes the request in flight, refuses new ones, and exits 0 within 10 s', async () => {
+    try {
+      const login = await fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'acme', password: 'acme-demo-2026' }),
+      });
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const headers = { Authorization: `Bearer ${accessToken}` };
+      const list = (await (await fetch(`${baseUrl}/api/processes?pageSize=1`, { headers })).json()) as {
+        data: Array<{ numero: string }>;
+      };
+      simulator.setFaults({ latencyMs: UPSTREAM_LATENCY_MS });
+
+      const slow = fetch(`${baseUrl}/api/processes/${list.data[0]?.numero}`, { headers });
+      slow.catch(() => undefined); // awaited below; no unhandled rejection if an assertion fails first
+      const before = simulator.requestCount;
+      await until(
+        'the detail call upstream',
+        () => Promise.resolve(simulator.requestCount),
+        (count) => count > before,
+        5000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const signalled = Date.now();
+      service.kill('SIGTERM');
+
+      // Readiness turns 503 at once, then the listener closes (a connection accepted just as it
+      // closes is reset): either way no longer 200.
+      const notReady = await until(
+        'readiness after SIGTERM',
+        () => probe(`${baseUrl}/health/ready`),
+        (s) => s !== 200,
+        2000,
+      );
+      expect([503, 'ECONNREFUSED', 'ECONNRESET']).toContain(notReady);
+      await until(
+        'new connections refused',
+        () => probe(`${baseUrl}/health/live`),
+        (s) => s === 'ECONNREFUSED',
+        5000,
+      );
+
+      const detail = await slow;
+      expect(detail.status).toBe(200);
+      expect(((await detail.json()) as { enrichment: { status: string } }).enrichment.status).toBe('FRESH');
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(UPSTREAM_LATENCY_MS - 1000);
+
+      const { code, signal } = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(Date.now() - signalled).toBeLessThan(10_000);
+    } catch (error) {
+      // What the service said is the best clue when this fails in CI.
+      console.error(output.join('').slice(-5000));
+      throw error;
+    }
+  }, 30_000);
+});
