@@ -72,7 +72,10 @@ describe('Health', () => {
       .spyOn(testApp.database, 'ping')
       .mockRejectedValue(new Error('connect ECONNREFUSED 10.1.2.3:5432 SELECT secret FROM users'));
     const body = await expectNotReady('database');
-    expect(body.checks.details.database).toMatchObject({ status: 'down', message: 'the database did not answer' });
+    expect(body.checks.details.database).toMatchObject({
+      status: 'down',
+      message: 'the database did not answer',
+    });
     expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|10\.1\.2\.3|SELECT/);
   });
 

@@ -74,7 +74,7 @@ describe('Logs', () => {
       expect(text).not.toContain(secret);
     }
 
-    expect(requestLine(detail.headers['x-request-id'])).toMatchObject({
+    expect(requestLine(String(detail.headers['x-request-id']))).toMatchObject({
       level: 'info',
       msg: 'request completed',
       route: '/api/processes/:numero',
@@ -83,15 +83,18 @@ describe('Logs', () => {
       userId,
       durationMs: expect.any(Number),
     });
-    const login = requestLine(failedLogin.headers['x-request-id']);
+    const login = requestLine(String(failedLogin.headers['x-request-id']));
     expect(login).toMatchObject({ route: '/api/auth/login', res: { statusCode: 401 } });
     expect(login?.userId).toBeUndefined();
-    expect(requestLine(list.headers['x-request-id'])).toMatchObject({ route: '/api/processes', userId });
+    expect(requestLine(String(list.headers['x-request-id']))).toMatchObject({
+      route: '/api/processes',
+      userId,
+    });
 
     // Application logs made while a request is handled carry its id too (here: the 503's error line).
-    const failed = lines().filter((line) => line.requestId === unavailable.headers['x-request-id']);
+    const failed = lines().filter((line) => line.requestId === String(unavailable.headers['x-request-id']));
     expect(failed.some((line) => line.level === 'error' && line.res === undefined)).toBe(true);
-    expect(requestLine(unavailable.headers['x-request-id'])).toMatchObject({
+    expect(requestLine(String(unavailable.headers['x-request-id']))).toMatchObject({
       level: 'error',
       res: { statusCode: 503 },
     });
@@ -103,7 +106,7 @@ describe('Logs', () => {
       .set('Content-Type', 'application/json')
       .send(`{"username":"acme","password":"${PASSWORD}"`)
       .expect(400);
-    expect(requestLine(response.headers['x-request-id'])).toMatchObject({
+    expect(requestLine(String(response.headers['x-request-id']))).toMatchObject({
       route: '<unmatched>',
       res: { statusCode: 400 },
     });
