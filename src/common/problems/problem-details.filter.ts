@@ -49,11 +49,14 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       ...(problem instanceof InvalidRequestException && { errors: problem.errors }),
       ...problem.problemOptions.extensions,
     };
-    if (body.status >= 500) {
+    if (body.type === PROBLEM_TYPES.internal.type) {
       this.logger.error(
         { requestId: body.requestId, err: exception },
         `${request.method} ${request.path} failed with ${body.status}`,
       );
+    } else if (body.status >= 500) {
+      // An expected outage (operations system down, not ready yet): no stack, one line.
+      this.logger.warn({ requestId: body.requestId }, `${request.method} ${request.path}: ${body.title}`);
     }
     if (response.headersSent) return;
     response.status(body.status);
