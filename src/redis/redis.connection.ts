@@ -37,6 +37,9 @@ export class RedisConnection implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.client !== null && this.client.status !== 'end') await this.client.quit().catch(() => undefined);
+    if (this.client === null || this.client.status === 'end') return;
+    // QUIT needs a live connection; while Redis is down it fails and reconnecting would go on.
+    if (this.client.status === 'ready') await this.client.quit().catch(() => undefined);
+    this.client.disconnect();
   }
 }

@@ -1,0 +1,34 @@
+import { jest } from '@jest/globals';
+import { RedisFailureLog, withTimeout } from './redis-failure-log.js';
+
+describe(RedisFailureLog.name, () => {
+  it('warns at most once an interval and reports how many failures it held back', () => {
+    let now = 0;
+    const warn = jest.fn<(message: string) => void>();
+    const sut = new RedisFailureLog({ warn }, 30_000, () => now);
+
+    sut.warn('cache reads are misses', new Error('connect ECONNREFUSED'));
+    now = 10_000;
+    sut.warn('cache reads are misses', new Error('connect ECONNREFUSED'));
+    sut.warn('cache reads are misses', new Error('connect ECONNREFUSED'));
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenLastCalledWith('Redis unavailable, cache reads are misses: connect ECONNREFUSED');
+
+    now = 30_000;
+    sut.warn('cache reads are misses', new Error('timeout'));
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn).toHaveBeenLastCalledWith(
+      'Redis unavailable, cache reads are misses: timeout (2 more failures since the last warning)',
+    );
+  });
+});
+
+describe(withTimeout.name, () => {
+  it('passes the answer through', async () => {
+    await expect(withTimeout(Promise.resolve('OK'), 50)).resolves.toBe('OK');
+  });
+
+  it('gives up on a command that does not answer', async () => {
+    await expect(withTimeout(new Promise(() => undefined), 20)).rejects.toThrow('no answer within 20 ms');
+  });
+});
