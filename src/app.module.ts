@@ -14,6 +14,8 @@ import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { ProcessesModule } from './processes/processes.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { UserRateLimitGuard } from './rate-limit/user-rate-limit.guard.js';
 import { RedisModule } from './redis/redis.module.js';
 import { SyncModule } from './sync/sync.module.js';
 
@@ -25,6 +27,7 @@ import { SyncModule } from './sync/sync.module.js';
     MetricsModule,
     DatabaseModule,
     RedisModule,
+    RateLimitModule,
     AuthModule,
     ProcessesModule,
     LegacyTrackingModule,
@@ -35,6 +38,8 @@ import { SyncModule } from './sync/sync.module.js';
   providers: [
     RouteTable,
     { provide: APP_GUARD, useClass: JwtAuthGuard },
+    // Global guards run in this order: the per-user limit needs the user the JWT guard resolved.
+    { provide: APP_GUARD, useClass: UserRateLimitGuard },
     { provide: APP_PIPE, useClass: ProblemValidationPipe },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
   ],

@@ -1,4 +1,4 @@
-import { Body, Controller, Header, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, HttpStatus, Ip, Post, UseGuards } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { AuthService } from './auth.service.js';
@@ -21,7 +21,8 @@ export class AuthController {
     summary: 'Issue an access token',
     description:
       'Exchanges a user name and password for a JWT (HS256). An unknown user, a wrong password and a ' +
-      'disabled user get the same 401. Repeated failures are rate limited (429).',
+      'disabled user get the same 401. After 10 failures within 15 minutes for one user name, or 50 from one ' +
+      'client address, every attempt (a correct one included) gets 429 with `Retry-After` until the window ends.',
   })
   @ApiConsumes('application/json')
   @ApiOkResponse({
@@ -29,7 +30,7 @@ export class AuthController {
     headers: { 'Cache-Control': { schema: { type: 'string', example: 'no-store' } } },
   })
   @ApiProblemResponses(400, 401, 413, 415, 429)
-  login(@Body() body: LoginRequestDto): Promise<LoginResponseDto> {
-    return this.auth.login(body.username, body.password);
+  login(@Body() body: LoginRequestDto, @Ip() clientAddress: string | undefined): Promise<LoginResponseDto> {
+    return this.auth.login(body.username, body.password, clientAddress);
   }
 }

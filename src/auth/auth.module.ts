@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../config/app.config.js';
+import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { JWT_ALGORITHM, JwtStrategy } from './jwt/jwt.strategy.js';
@@ -13,6 +14,7 @@ import { UsersRepository } from './users/users.repository.js';
 @Module({
   imports: [
     PassportModule,
+    RateLimitModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { Clock, SystemClock } from '../common/clock.js';
+import { RedisConnection } from '../redis/redis.connection.js';
+import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
+import { LoginRateLimiter } from './login-rate-limiter.js';
+import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
+import { RateLimitStore } from './rate-limit.store.js';
+import { RedisRateLimitStore } from './redis-rate-limit.store.js';
+
+/**
+ * Rate-limit counters (Redis when configured, memory otherwise) and the failed-login limiter.
+ * The per-user guard is registered in AppModule, after the JWT guard, because it needs the user.
+ */
+@Module({
+  providers: [
+    { provide: Clock, useClass: SystemClock },
+    {
+      provide: RateLimitStore,
+      inject: [RedisConnection, REDIS_KEY_PREFIX, Clock],
+      useFactory: (redis: RedisConnection, keyPrefix: string, clock: Clock): RateLimitStore => {
+        const memory = new MemoryRateLimitStore(clock);
+        return redis.client === null ? memory : new RedisRateLimitStore(redis.client, keyPrefix, memory);
+      },
+    },
+    LoginRateLimiter,
+  ],
+  exports: [RateLimitStore, LoginRateLimiter],
+})
+export class RateLimitModule {}
