@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { Clock, SystemClock } from '../common/clock.js';
 import { OperationsModule } from '../operations/operations.module.js';
+import { RedisConnection } from '../redis/redis.connection.js';
+import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
 import { EnrichmentCacheStore } from './enrichment/enrichment-cache.store.js';
 import { MemoryEnrichmentCacheStore } from './enrichment/memory-enrichment-cache.store.js';
 import { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
+import { RedisEnrichmentCacheStore } from './enrichment/redis-enrichment-cache.store.js';
 import { ProcessesController } from './processes.controller.js';
 import { ProcessesRepository } from './processes.repository.js';
 import { ProcessesService } from './processes.service.js';
@@ -15,7 +18,15 @@ import { ProcessesService } from './processes.service.js';
     ProcessesService,
     ProcessesRepository,
     ProcessEnrichmentService,
-    { provide: EnrichmentCacheStore, useClass: MemoryEnrichmentCacheStore },
+    {
+      // Shared by every instance when Redis is configured; each instance's own otherwise.
+      provide: EnrichmentCacheStore,
+      inject: [RedisConnection, REDIS_KEY_PREFIX],
+      useFactory: (redis: RedisConnection, keyPrefix: string): EnrichmentCacheStore =>
+        redis.client === null
+          ? new MemoryEnrichmentCacheStore()
+          : new RedisEnrichmentCacheStore(redis.client, keyPrefix),
+    },
     { provide: Clock, useClass: SystemClock },
   ],
 })

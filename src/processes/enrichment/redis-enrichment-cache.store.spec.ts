@@ -1,0 +1,100 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import {
+  anOperationsDetail,
+  anOperationsProcess,
+} from '../../../test/factories/operations-process.factory.js';
+import { closedPort } from '../../../test/support/closed-port.js';
+import {
+  deleteKeys,
+  TEST_REDIS_URL,
+  testRedisAnswers,
+  uniqueKeyPrefix,
+} from '../../../test/support/test-redis.js';
+import { RedisConnection } from '../../redis/redis.connection.js';
+import { RedisFailureLog } from '../../redis/redis-failure-log.js';
+import type { CachedEnrichment } from './enrichment-cache.store.js';
+import { RedisEnrichmentCacheStore } from './redis-enrichment-cache.store.js';
+
+const entry: CachedEnrichment = {
+  detail: anOperationsDetail(anOperationsProcess({ numero: 'IMP-2026-000321' })),
+  fetchedAt: '2026-03-14T12:00:00Z',
+};
+
+const redisAnswers = await testRedisAnswers('RedisEnrichmentCacheStore (real Redis)');
+
+(redisAnswers ? describe : describe.skip)(`${RedisEnrichmentCacheStore.name} (real Redis)`, () => {
+  const keyPrefix = uniqueKeyPrefix();
+  let redis: Redis;
+  let sut: RedisEnrichmentCacheStore;
+  let otherInstance: RedisEnrichmentCacheStore;
+
+  beforeAll(() => {
+    redis = new Redis(TEST_REDIS_URL);
+    sut = new RedisEnrichmentCacheStore(redis, keyPrefix);
+    otherInstance = new RedisEnrichmentCacheStore(new Redis(TEST_REDIS_URL), keyPrefix);
+  });
+
+  afterAll(async () => {
+    await deleteKeys(redis, keyPrefix);
+    redis.disconnect();
+    (otherInstance as unknown as { redis: Redis }).redis.disconnect();
+  });
+
+  it('shares entries between instances as JSON with a PX expiry', async () => {
+    await sut.set('IMP-2026-000321', entry, 60_000);
+
+    expect(await otherInstance.get('IMP-2026-000321')).toEqual(entry);
+    expect(JSON.parse((await redis.get(`${keyPrefix}enrichment:IMP-2026-000321`))!)).toEqual(entry);
+    const ttl = await redis.pttl(`${keyPrefix}enrichment:IMP-2026-000321`);
+    expect(ttl).toBeGreaterThan(59_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('misses unknown and expired entries', async () => {
+    expect(await sut.get('IMP-2026-000404')).toBeUndefined();
+    await sut.set('IMP-2026-000400', entry, 100);
+    await sleep(150);
+    expect(await sut.get('IMP-2026-000400')).toBeUndefined();
+  });
+
+  it('keeps nothing for a TTL of 0', async () => {
+    await sut.set('IMP-2026-000401', entry, 0);
+    expect(await redis.exists(`${keyPrefix}enrichment:IMP-2026-000401`)).toBe(0);
+  });
+
+  it('treats a value that is not JSON as a miss', async () => {
+    await redis.set(`${keyPrefix}enrichment:IMP-2026-000402`, '{not json', 'PX', 60_000);
+    const warn = jest.fn<(message: string) => void>();
+    const store = new RedisEnrichmentCacheStore(redis, keyPrefix, new RedisFailureLog({ warn }));
+    expect(await store.get('IMP-2026-000402')).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe(`${RedisEnrichmentCacheStore.name} while Redis is down`, () => {
+  let connection: RedisConnection;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    connection = RedisConnection.connect(`redis://127.0.0.1:${await closedPort()}`);
+  });
+
+  afterAll(async () => {
+    await connection.onApplicationShutdown();
+    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
+  });
+
+  it('reads misses and skips writes, never throws, and warns once', async () => {
+    const warn = jest.fn<(message: string) => void>();
+    const sut = new RedisEnrichmentCacheStore(connection.client!, 'down:', new RedisFailureLog({ warn }));
+
+    await expect(sut.set('IMP-2026-000321', entry, 60_000)).resolves.toBeUndefined();
+    for (let read = 0; read < 5; read += 1) await expect(sut.get('IMP-2026-000321')).resolves.toBeUndefined();
+
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatch(/^Redis unavailable, detail cache writes are skipped: /);
+  });
+});

@@ -1,0 +1,42 @@
+import { Logger } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { RedisFailureLog, withTimeout } from '../../redis/redis-failure-log.js';
+import { EnrichmentCacheStore, type CachedEnrichment } from './enrichment-cache.store.js';
+
+/**
+ * Details cached in Redis, shared by every instance: one fetch from the operations system serves
+ * them all. A JSON value a process, expiring with the stale window. Redis failing is never the
+ * client's problem: a read is a miss (the detail is fetched live) and a write is skipped.
+ */
+export class RedisEnrichmentCacheStore extends EnrichmentCacheStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+    private readonly failures = new RedisFailureLog(new Logger(RedisEnrichmentCacheStore.name)),
+  ) {
+    super();
+  }
+
+  async get(numero: string): Promise<CachedEnrichment | undefined> {
+    try {
+      const value = await withTimeout(this.redis.get(this.keyOf(numero)));
+      return value === null ? undefined : (JSON.parse(value) as CachedEnrichment);
+    } catch (error) {
+      this.failures.warn('detail cache reads are misses', error);
+      return undefined;
+    }
+  }
+
+  async set(numero: string, entry: CachedEnrichment, ttlMs: number): Promise<void> {
+    if (ttlMs <= 0) return;
+    try {
+      await withTimeout(this.redis.set(this.keyOf(numero), JSON.stringify(entry), 'PX', Math.ceil(ttlMs)));
+    } catch (error) {
+      this.failures.warn('detail cache writes are skipped', error);
+    }
+  }
+
+  private keyOf(numero: string): string {
+    return `${this.keyPrefix}enrichment:${numero}`;
+  }
+}
