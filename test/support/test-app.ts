@@ -19,6 +19,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Further provider overrides (fakes). */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /** Another instance of the service on that app's database (PostgreSQL); its owner drops it. */
+  sharingDatabaseOf?: TestApp;
 }
 
 export interface TestUser {
@@ -38,7 +40,10 @@ export class TestApp {
   ) {}
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
-    const testDatabase = await createTestDatabase(options.target ?? 'pglite');
+    const testDatabase =
+      options.sharingDatabaseOf === undefined
+        ? await createTestDatabase(options.target ?? 'pglite')
+        : { options: options.sharingDatabaseOf.testDatabase.options, drop: async () => {} };
     const config = loadAppConfig({
       NODE_ENV: 'test',
       JWT_SECRET: TEST_JWT_SECRET,

@@ -1,0 +1,189 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { OperationsGateway } from '../src/operations/operations.gateway.js';
+import { REDIS_KEY_PREFIX } from '../src/redis/redis-key-prefix.js';
+import { SyncService } from '../src/sync/sync.service.js';
+import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
+import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { closedPort } from './support/closed-port.js';
+import { syncNow } from './support/sync-now.js';
+import { TestApp } from './support/test-app.js';
+import { deleteKeys, TEST_REDIS_URL, testRedisAnswers, uniqueKeyPrefix } from './support/test-redis.js';
+
+const SUITE = 'Several instances on one PostgreSQL and one Redis';
+const PROCESSES_PER_MINUTE = 6;
+
+async function canRun(): Promise<boolean> {
+  if (process.env.TEST_DATABASE_URL === undefined) {
+    console.error(`${SUITE}: SKIPPED, needs TEST_DATABASE_URL (instances share a PostgreSQL database)`);
+    return false;
+  }
+  return testRedisAnswers(SUITE);
+}
+
+const expectRateLimited = (response: { status: number; headers: Record<string, string>; body: unknown }) => {
+  expect(response.status).toBe(429);
+  expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+  expect(response.body).toMatchObject({ type: '/problems/rate-limited', status: 429 });
+};
+
+((await canRun()) ? describe : describe.skip)(SUITE, () => {
+  const keyPrefix = uniqueKeyPrefix();
+  const gateway = new FakeOperationsGateway();
+  const process = anOperationsProcess({ numero: 'IMP-2026-000951' });
+  let redis: Redis;
+  let instanceA: TestApp;
+  let instanceB: TestApp;
+  let acmeToken: string;
+  let operatorToken: string;
+
+  const startInstance = (redisUrl: string, sharingDatabaseOf?: TestApp) =>
+    TestApp.start({
+      target: 'postgres',
+      ...(sharingDatabaseOf !== undefined && { sharingDatabaseOf }),
+      env: {
+        REDIS_URL: redisUrl,
+        TRUST_PROXY: '1',
+        RATE_LIMIT_PROCESSES_PER_MINUTE: String(PROCESSES_PER_MINUTE),
+      },
+      override: (builder) =>
+        builder
+          .overrideProvider(OperationsGateway)
+          .useValue(gateway)
+          .overrideProvider(REDIS_KEY_PREFIX)
+          .useValue(keyPrefix),
+    });
+
+  beforeAll(async () => {
+    redis = new Redis(TEST_REDIS_URL);
+    gateway.put(process, anOperationsDetail(process));
+    instanceA = await startInstance(TEST_REDIS_URL);
+    instanceB = await startInstance(TEST_REDIS_URL, instanceA);
+    await syncNow(instanceA);
+    await instanceA.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
+    await instanceA.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
+    acmeToken = await instanceA.login('acme', 'acme-pass-1');
+    operatorToken = await instanceB.login('operator', 'operator-pass-1');
+  });
+
+  afterAll(async () => {
+    await instanceB?.close();
+    await instanceA?.close();
+    await deleteKeys(redis, keyPrefix);
+    redis.disconnect();
+  });
+
+  const login = (instance: TestApp, body: Record<string, unknown>, from: string) =>
+    instance.http.post('/api/auth/login').set('X-Forwarded-For', from).send(body);
+
+  it('counts failed logins of one user name across instances', async () => {
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const instance = attempt % 2 === 0 ? instanceA : instanceB;
+      const response = await login(
+        instance,
+        { username: 'acme', password: 'wrong' },
+        `198.51.100.${attempt + 1}`,
+      );
+      expect(response.status).toBe(401);
+    }
+    expectRateLimited(await login(instanceA, { username: 'acme', password: 'acme-pass-1' }, '198.51.100.50'));
+    expectRateLimited(await login(instanceB, { username: 'acme', password: 'acme-pass-1' }, '198.51.100.51'));
+  });
+
+  it('counts failed logins of one client address across instances', async () => {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const instance = attempt % 2 === 0 ? instanceA : instanceB;
+      const response = await login(
+        instance,
+        { username: `guess-${attempt}`, password: 'wrong' },
+        '203.0.113.7',
+      );
+      expect(response.status).toBe(401);
+    }
+    expectRateLimited(
+      await login(instanceA, { username: 'operator', password: 'operator-pass-1' }, '203.0.113.7'),
+    );
+    expectRateLimited(
+      await login(instanceB, { username: 'operator', password: 'operator-pass-1' }, '203.0.113.7'),
+    );
+    expect(
+      (await login(instanceB, { username: 'operator', password: 'operator-pass-1' }, '203.0.113.8')).status,
+    ).toBe(200);
+  });
+
+  it('shares the per-user request limit', async () => {
+    for (let request = 0; request < PROCESSES_PER_MINUTE; request += 1) {
+      const instance = request % 2 === 0 ? instanceA : instanceB;
+      expect(
+        (await instance.http.get('/api/processes').set('Authorization', `Bearer ${operatorToken}`)).status,
+      ).toBe(200);
+    }
+    expectRateLimited(
+      await instanceA.http.get('/api/processes').set('Authorization', `Bearer ${operatorToken}`),
+    );
+    expectRateLimited(
+      await instanceB.http.get('/api/processes').set('Authorization', `Bearer ${operatorToken}`),
+    );
+  });
+
+  it('shares the detail cache: what one instance fetched, the other serves as CACHED', async () => {
+    gateway.detailCalls = [];
+    const detail = (instance: TestApp) =>
+      instance.http
+        .get(`/api/processes/${process.numero}`)
+        .set('Authorization', `Bearer ${acmeToken}`)
+        .expect(200);
+
+    expect((await detail(instanceA)).body.enrichment.status).toBe('FRESH');
+    const fromB = await detail(instanceB);
+    expect(fromB.body.enrichment.status).toBe('CACHED');
+    expect(fromB.body.parties).toEqual(anOperationsDetail(process).parties);
+    expect(gateway.detailCalls).toEqual([process.numero]);
+  });
+
+  it('runs one sync at a time across instances', async () => {
+    gateway.hold();
+    const callsBefore = gateway.queries.length;
+    const runA = instanceA.app.get(SyncService).run();
+    try {
+      // A holds the advisory lock once it is waiting on the operations system.
+      for (let wait = 0; gateway.queries.length === callsBefore && wait < 100; wait += 1) await sleep(50);
+      expect(gateway.queries.length).toBeGreaterThan(callsBefore);
+
+      const outcomeB = await instanceB.app.get(SyncService).run();
+      expect(outcomeB.status).toBe('skipped');
+    } finally {
+      gateway.release();
+    }
+    expect((await runA).status).toBe('succeeded');
+  });
+
+  it('keeps every key under its prefix', async () => {
+    const keys = await redis.keys(`${keyPrefix}*`);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        `${keyPrefix}enrichment:${process.numero}`,
+        expect.stringMatching(new RegExp(`^${keyPrefix}rate-limit:login:username:`)),
+        `${keyPrefix}rate-limit:login:address:203.0.113.7`,
+      ]),
+    );
+  });
+
+  it('keeps an instance whose Redis is down answering: logins, lists, and details as cache misses', async () => {
+    const instanceC = await startInstance(`redis://127.0.0.1:${await closedPort()}`, instanceA);
+    try {
+      gateway.detailCalls = [];
+      // acme is blocked in the shared counters (first test); C counts in its own memory meanwhile.
+      const token = await instanceC.login('acme', 'acme-pass-1');
+      await instanceC.http.get('/api/processes').set('Authorization', `Bearer ${token}`).expect(200);
+      const detail = await instanceC.http
+        .get(`/api/processes/${process.numero}`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
+      expect(detail.body.enrichment.status).toBe('FRESH');
+      expect(gateway.detailCalls).toEqual([process.numero]);
+    } finally {
+      await instanceC.close();
+    }
+  });
+});
