@@ -189,6 +189,7 @@ async function main(): Promise<void> {
               missOffset += warm.used;
               paths = paths.slice(warm.used);
             }
+            await settle(options.url);
           }
           const rss = sampleRss(target.pid);
           const cpuBefore = cpuMillisOf(target.pid);
@@ -199,6 +200,7 @@ async function main(): Promise<void> {
             missOffset += result.used;
             if (missOffset > userFixtures.missNumeros.length) log('# warning: detail-miss reused numeros');
           }
+          await settle(options.url);
           const row: ScenarioRow = {
             scenario,
             user: userLabel(user),
@@ -237,13 +239,14 @@ async function main(): Promise<void> {
 
     const coalescing = await coldBurst(service.url, tokens, fixtures, simulator);
     const peak = memoryOf(service.child.pid!).peakMb;
+    const heap = await heapMetrics(service.url);
 
     const report = [
       `# ${driver}, ${count} processes (${spec.processCount} planned), load average at the end ${loadAverage()}`,
       '',
       formatTable(rows, driver),
       '',
-      `Service peak RSS (VmHWM): ${peak.toFixed(0)} MB`,
+      `Service peak RSS (VmHWM): ${peak.toFixed(0)} MB${heap === '' ? '' : `; at the end, ${heap}`}`,
       `100 concurrent requests for one cold process: ${coalescing}`,
       '',
       ...explainSummary(explained, rows),
@@ -343,7 +346,8 @@ async function explainAll(
           const lines = plan.rows.map((row) => row['QUERY PLAN']);
           const executionMs = Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN);
           const times: number[] = [];
-          for (let i = 0; i < 15; i++) {
+          // Fifteen round trips, or three when one takes seconds (a deep OFFSET page).
+          for (let i = 0; i < (executionMs > 200 ? 3 : 15); i++) {
             const t = process.hrtime.bigint();
             await client.query(statement.text, statement.values);
             times.push(Number(process.hrtime.bigint() - t) / 1e6);
@@ -403,6 +407,32 @@ function explainSummary(explained: Explained[], rows: ScenarioRow[]): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Waits until the service has no statement running, so that work queued by one scenario (requests
+ * the driver gave up on) does not slow the next one. PGlite: a fixed pause.
+ */
+async function settle(url: string | null): Promise<void> {
+  if (url === null) {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    return;
+  }
+  const client = new pg.Client({ connectionString: url, application_name: 'bench-settle' });
+  await client.connect();
+  try {
+    for (let waited = 0; waited < 120_000; waited += 250) {
+      const { rows } = await client.query<{ active: number }>(
+        `SELECT count(*)::int AS active FROM pg_stat_activity
+          WHERE application_name IN ('process-lookup', 'bench-baseline') AND state = 'active'`,
+      );
+      if (rows[0]?.active === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    log('# warning: the database stayed busy for two minutes after a scenario');
+  } finally {
+    await client.end();
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -512,6 +542,21 @@ async function compareBytes(serviceUrl: string, baselineUrl: string, headers: Re
     ours === theirs
       ? `# baseline answers the same ${Buffer.byteLength(ours)} bytes as the service`
       : `# WARNING: baseline body differs from the service's (${ours.length} vs ${theirs.length} chars)`,
+  );
+}
+
+/** Where the memory is, from the service's Prometheus default metrics (when it has them). */
+async function heapMetrics(url: string): Promise<string> {
+  const response = await fetch(`${url}/metrics`).catch(() => null);
+  if (response === null || response.status !== 200) return '';
+  const text = await response.text();
+  const mb = (name: string): string => {
+    const value = new RegExp(`^${name}(?:\\{[^}]*\\})? ([\\d.e+]+)$`, 'm').exec(text)?.[1];
+    return value === undefined ? '?' : (Number(value) / 2 ** 20).toFixed(0);
+  };
+  return (
+    `V8 heap used ${mb('nodejs_heap_size_used_bytes')} MB of ${mb('nodejs_heap_size_total_bytes')} MB, ` +
+    `external ${mb('nodejs_external_memory_bytes')} MB, RSS ${mb('process_resident_memory_bytes')} MB`
   );
 }
 

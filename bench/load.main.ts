@@ -5,6 +5,7 @@ import { databaseNameOf, loadDataset } from './loader.js';
 
 const USAGE = `Usage: npm run bench:load -- --processes <n> [--database-url postgres://... | --pglite-dir DIR]
                           [--customers <n>] [--extra-notes <avg>] [--seed <n>] [--force]
+                          [--method copy|insert]
 
 Loads the operations simulator's data into a bench database (created when missing, migrated, then
 TRUNCATED: every process, user and customer in it is replaced). Without --force the database name
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
       'extra-notes': { type: 'string' },
       seed: { type: 'string' },
       force: { type: 'boolean' },
+      method: { type: 'string', default: 'copy' },
       help: { type: 'boolean' },
     },
   });
@@ -51,9 +53,14 @@ async function main(): Promise<void> {
     extraNotes: optional(values['extra-notes']),
     seed: optional(values.seed),
   });
+  if (values.method !== 'copy' && values.method !== 'insert')
+    throw new RangeError('--method: copy or insert');
   const log = (message: string): void => void process.stdout.write(`${message}\n`);
   log(`Loading ${processCount} processes into ${url === null ? `PGlite ${pgliteDir}` : databaseNameOf(url)}`);
-  const report = await loadDataset({ url, pgliteDir: pgliteDir ?? 'memory://' }, spec, { log });
+  const report = await loadDataset({ url, pgliteDir: pgliteDir ?? 'memory://' }, spec, {
+    log,
+    method: values.method,
+  });
   const { counts } = report;
   log(
     `Loaded ${counts.processes} processes, ${counts.events} events (${(counts.events / counts.processes).toFixed(1)} a process), ` +

@@ -43,6 +43,8 @@ export interface LoadOptions {
   log?: (message: string) => void;
   /** A connection to the target to use (and leave open); one is opened and closed otherwise. */
   database?: DatabaseService;
+  /** PostgreSQL: COPY (default) or the batched `json_to_recordset` INSERTs PGlite uses, to compare. */
+  method?: 'copy' | 'insert';
   /** Create the bench users (argon2 hashing costs about a second). Default true. */
   createUsers?: boolean;
 }
@@ -99,7 +101,7 @@ export async function loadDataset(
       SELECT id, name FROM json_to_recordset(${JSON.stringify(customers)}::json) AS c(id text, name text)`);
     phase('drop indexes and keys');
 
-    if (target.url !== null) await copyRows(target.url, spec, log);
+    if (target.url !== null && options.method !== 'insert') await copyRows(target.url, spec, log);
     else await insertRows(database, spec, log);
     phase('rows');
 
