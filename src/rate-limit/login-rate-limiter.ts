@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { RateLimitMetrics } from '../metrics/rate-limit.metrics.js';
@@ -33,7 +33,8 @@ export interface LoginAttempt {
 export class LoginRateLimiter {
   constructor(
     private readonly store: RateLimitStore,
-    private readonly metrics: RateLimitMetrics,
+    // Absent only where the app is partly assembled (module tests without MetricsModule).
+    @Optional() private readonly metrics?: RateLimitMetrics,
   ) {}
 
   /** @throws ProblemException 429 `/problems/rate-limited` while either limit is reached. */
@@ -46,7 +47,7 @@ export class LoginRateLimiter {
     ];
     const reserved = await this.store.reserve(windows);
     if (!reserved.allowed) {
-      this.metrics.rejected(reserved.window === 0 ? 'login-username' : 'login-address');
+      this.metrics?.rejected(reserved.window === 0 ? 'login-username' : 'login-address');
       // One answer for both limits: which one was hit is nothing a guesser should learn.
       throw new ProblemException(PROBLEM_TYPES.rateLimited, {
         detail: 'Too many failed login attempts; try again later',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Clock, SystemClock } from '../common/clock.js';
 import { RedisConnection } from '../redis/redis.connection.js';
+import { RedisModule } from '../redis/redis.module.js';
 import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
 import { LoginRateLimiter } from './login-rate-limiter.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
@@ -12,6 +13,7 @@ import { RedisRateLimitStore } from './redis-rate-limit.store.js';
  * The per-user guard is registered in AppModule, after the JWT guard, because it needs the user.
  */
 @Module({
+  imports: [RedisModule],
   providers: [
     { provide: Clock, useClass: SystemClock },
     {

@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
@@ -21,7 +21,8 @@ export class UserRateLimitGuard implements CanActivate {
   constructor(
     private readonly store: RateLimitStore,
     private readonly config: AppConfig,
-    private readonly metrics: RateLimitMetrics,
+    // Absent only where the app is partly assembled (module tests without MetricsModule).
+    @Optional() private readonly metrics?: RateLimitMetrics,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,7 +37,7 @@ export class UserRateLimitGuard implements CanActivate {
       0,
     );
     if (!isBlocked) return true;
-    this.metrics.rejected('processes');
+    this.metrics?.rejected('processes');
     throw new ProblemException(PROBLEM_TYPES.rateLimited, {
       detail: `More than ${limit} requests a minute; slow down`,
       headers: { 'Retry-After': String(Math.max(1, timeToBlockExpire)) },
