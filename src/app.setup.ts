@@ -37,6 +37,8 @@ export function configureApp(app: NestExpressApplication): void {
       origin: config.cors.origins,
       // Plain OPTIONS requests go on to routing (404/405/410) instead of a blanket 204.
       preflightContinue: !isPreflight,
+      // What a browser portal must be able to read: paging, caching, tracing and retry hints.
+      exposedHeaders: ['Link', 'ETag', 'X-Request-Id', 'Retry-After', 'Deprecation', 'Sunset'],
       maxAge: 600,
     });
   });

@@ -82,6 +82,13 @@ describe('Errors and cross-cutting HTTP behaviour', () => {
       expect(response.headers.vary).toMatch(/Origin/);
     });
 
+    it('exposes the headers a portal reads', async () => {
+      const response = await testApp.http.get('/nope').set('Origin', 'https://portal.example.com');
+      expect(response.headers['access-control-expose-headers']).toBe(
+        'Link,ETag,X-Request-Id,Retry-After,Deprecation,Sunset',
+      );
+    });
+
     it('never allows another origin, nor *', async () => {
       const response = await testApp.http.get('/nope').set('Origin', 'https://evil.example.com');
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
