@@ -64,14 +64,14 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
     await instanceA.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
     acmeToken = await instanceA.login('acme', 'acme-pass-1');
     operatorToken = await instanceB.login('operator', 'operator-pass-1');
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await instanceB?.close();
     await instanceA?.close();
     await deleteKeys(redis, keyPrefix);
     redis.disconnect();
-  });
+  }, 60_000);
 
   const login = (instance: TestApp, body: Record<string, unknown>, from: string) =>
     instance.http.post('/api/auth/login').set('X-Forwarded-For', from).send(body);
