@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { RedisFailureLog } from './redis-failure-log.js';
 
 /**
  * The shared Redis (CONTRACT §6: rate-limit counters and the detail cache live there so every
@@ -22,7 +23,9 @@ export class RedisConnection implements OnApplicationShutdown {
       lazyConnect: false,
     });
     const connection = new RedisConnection(client);
-    client.on('error', (error: Error) => connection.logger.warn(`Redis: ${error.message}`));
+    // Reconnect attempts fail every 2 s through an outage: one warning per interval, not per attempt.
+    const failures = new RedisFailureLog(connection.logger);
+    client.on('error', (error: Error) => failures.warn('reconnecting', error));
     client.on('ready', () => connection.logger.log('Redis connected'));
     return connection;
   }
