@@ -177,6 +177,15 @@ async function main(): Promise<void> {
             paths = [`/api/processes/${userFixtures.hitNumero}`];
           } else if (scenario === 'detail-miss') {
             paths = userFixtures.missNumeros.slice(missOffset).map((numero) => `/api/processes/${numero}`);
+            // Misses cannot exceed connections / 50 ms a second; with fewer unused numeros than
+            // that the rotation would come back to cached ones and measure hits.
+            const needed = ((connections * 1000) / UPSTREAM_LATENCY_MS) * (options.warmup + options.duration);
+            if (paths.length < needed) {
+              log(
+                `# detail-miss as ${userLabel(user)} c=${connections} skipped: ${paths.length} unused numeros`,
+              );
+              continue;
+            }
           } else {
             const query = userQueries[scenario === 'baseline-list-default' ? 'list-default' : scenario] ?? '';
             paths = [`/api/processes${query === '' ? '' : `?${query}`}`];
@@ -189,7 +198,7 @@ async function main(): Promise<void> {
               missOffset += warm.used;
               paths = paths.slice(warm.used);
             }
-            await settle(options.url);
+            await settle(options.url, target.url);
           }
           const rss = sampleRss(target.pid);
           const cpuBefore = cpuMillisOf(target.pid);
@@ -200,7 +209,7 @@ async function main(): Promise<void> {
             missOffset += result.used;
             if (missOffset > userFixtures.missNumeros.length) log('# warning: detail-miss reused numeros');
           }
-          await settle(options.url);
+          await settle(options.url, target.url);
           const row: ScenarioRow = {
             scenario,
             user: userLabel(user),
@@ -411,11 +420,24 @@ function explainSummary(explained: Explained[], rows: ScenarioRow[]): string[] {
 
 /**
  * Waits until the service has no statement running, so that work queued by one scenario (requests
- * the driver gave up on) does not slow the next one. PGlite: a fixed pause.
+ * the driver gave up on) does not slow the next one.
  */
-async function settle(url: string | null): Promise<void> {
+async function settle(url: string | null, serverUrl: string): Promise<void> {
   if (url === null) {
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // PGlite runs its statements one at a time in the service's thread: the readiness probe's
+    // SELECT 1 waits behind whatever is queued, so a quick answer means the queue is empty.
+    for (let waited = 0; waited < 300_000;) {
+      const started = Date.now();
+      await fetch(`${serverUrl}/health/ready`).then(
+        (response) => response.arrayBuffer(),
+        () => null,
+      );
+      const took = Date.now() - started;
+      if (took < 100) return;
+      waited += took + 250;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    log('# warning: the service stayed busy for five minutes after a scenario');
     return;
   }
   const client = new pg.Client({ connectionString: url, application_name: 'bench-settle' });
