@@ -61,11 +61,18 @@ export class ProcessesRepository {
     const offset = (criteria.page - 1) * criteria.pageSize;
     if (offset >= totalItems) return { items: [], totalItems };
 
-    const rows = await this.selectSummaries()
+    // Deferred join: the page's numeros come from the indexes alone, and only those rows get
+    // their timeline built (otherwise every skipped row of a deep page would be aggregated too).
+    const pageNumeros = this.database.db
+      .select({ numero: processes.numero })
+      .from(processes)
       .where(where)
       .orderBy(...ORDER_BY[criteria.sort])
       .limit(criteria.pageSize)
       .offset(offset);
+    const rows = await this.selectSummaries()
+      .where(inArray(processes.numero, pageNumeros))
+      .orderBy(...ORDER_BY[criteria.sort]);
     return { items: rows.map(toSummary), totalItems };
   }
 
