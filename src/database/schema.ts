@@ -97,6 +97,7 @@ export const processes = pgTable(
     index('processes_updated_idx').on(table.updatedAt.desc(), table.numero),
     index('processes_customer_shipment_idx').on(table.customerId, table.shipmentDate, table.numero),
     index('processes_shipment_idx').on(table.shipmentDate, table.numero),
+    index('processes_status_updated_idx').on(table.status, table.updatedAt.desc(), table.numero),
     index('processes_customer_numero_idx').on(table.customerId, table.numero),
     index('processes_customer_status_updated_idx').on(
       table.customerId,

@@ -1,0 +1,1 @@
+CREATE INDEX "processes_status_updated_idx" ON "processes" USING btree ("status","updated_at" DESC NULLS LAST,"numero");
