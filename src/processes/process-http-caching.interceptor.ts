@@ -8,22 +8,30 @@ import { map, type Observable } from 'rxjs';
  * covers the process data but not `enrichment`, whose status and time change from one request
  * to the next while the data does not. Express compares it with `If-None-Match` when sending
  * and answers 304.
+ *
+ * The body is serialised here, once, and sent as that text: hashing a separately serialised
+ * copy would double the cost of a large list page.
  */
 @Injectable()
 export class ProcessHttpCachingInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<string> {
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
-      map((body: unknown) => {
+      map((body: Record<string, unknown>) => {
+        const { enrichment, ...data } = body;
+        const dataJson = JSON.stringify(data);
         response.setHeader('Cache-Control', 'private, no-cache');
-        response.setHeader('ETag', entityTag(body));
-        return body;
+        response.setHeader('ETag', entityTag(dataJson));
+        response.setHeader('Content-Type', 'application/json; charset=utf-8');
+        // `enrichment` is the detail's last member: appending it keeps the documented order.
+        return enrichment === undefined
+          ? dataJson
+          : `${dataJson.slice(0, -1)},"enrichment":${JSON.stringify(enrichment)}}`;
       }),
     );
   }
 }
 
-function entityTag(body: unknown): string {
-  const { enrichment: _enrichment, ...data } = body as Record<string, unknown>;
-  return `"${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
+function entityTag(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 }
