@@ -576,12 +576,7 @@ function cancel(rng: Rng, events: PlannedEvent[]): PlannedEvent[] {
 
 function milestonesOf(events: readonly PlannedEvent[], legCount: number): Milestones {
   const milestones: Milestones = {
-    booked: NEVER,
-    containersKnown: NEVER,
-    firstDeparture: NEVER,
-    arrived: NEVER,
-    channel: NEVER,
-    delayKnown: NEVER,
+    ...NO_MILESTONES,
     legDeparted: new Array<number>(legCount).fill(NEVER),
     legArrived: new Array<number>(legCount).fill(NEVER),
   };
