@@ -7,7 +7,6 @@ export const PROBLEM_TYPES = {
   methodNotAllowed: { type: '/problems/method-not-allowed', title: 'Method not allowed', status: 405 },
   endpointRetired: { type: '/problems/endpoint-retired', title: 'Endpoint retired', status: 410 },
   payloadTooLarge: { type: '/problems/payload-too-large', title: 'Payload too large', status: 413 },
-  uriTooLong: { type: '/problems/invalid-request', title: 'Invalid request', status: 414 },
   unsupportedMediaType: {
     type: '/problems/unsupported-media-type',
     title: 'Unsupported media type',
