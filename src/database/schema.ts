@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   CUSTOMS_CHANNELS,
+  NUMERO_PATTERN,
   FOLLOW_UP_CODES,
   PROCESS_STATUSES,
   PROCESS_TYPES,
@@ -110,7 +111,7 @@ export const processes = pgTable(
     check('processes_mode_check', oneOf('mode', TRANSPORT_MODES)),
     check('processes_customs_channel_check', oneOf('customs_channel', CUSTOMS_CHANNELS)),
     check('processes_follow_count_check', sql`${table.followCount} >= 0`),
-    check('processes_numero_format', sql`${table.numero} ~ '^[A-Za-z0-9._-]{1,40}$'`),
+    check('processes_numero_format', sql`${table.numero} ~ ${sql.raw(`'${NUMERO_PATTERN.source}'`)}`),
   ],
 );
 

@@ -2,6 +2,9 @@
  * The closed vocabularies of CONTRACT §3-4. One source for the database CHECKs, the request
  * validation, the upstream mapper and the OpenAPI enums.
  */
+/** CONTRACT §5.2: what a process numero may be (matched case-insensitively). */
+export const NUMERO_PATTERN = /^[A-Za-z0-9._-]{1,40}$/;
+
 export const PROCESS_STATUSES = [
   'OPEN',
   'BOOKED',

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { toUtcInstant } from '../../common/instant.js';
 import { normalizeContainerNumber } from '../../common/iso6346.js';
 import {
   CUSTOMS_CHANNELS,
   FOLLOW_UP_CODES,
+  NUMERO_PATTERN,
   PARTY_ROLES,
   PROCESS_STATUSES,
   PROCESS_TYPES,
@@ -33,16 +35,13 @@ import type {
  *   nullable field is `null`. Unknown extra fields are ignored.
  */
 
-/** CONTRACT §5.2: what a numero may be, so it can be stored, listed and asked for again. */
-export const NUMERO_PATTERN = /^[A-Za-z0-9._-]{1,40}$/;
-
 /** A numero safe to put into a URL path segment: the contract's characters, and not `.` or `..`. */
 export function isAcceptableNumero(value: string): boolean {
   return NUMERO_PATTERN.test(value) && !/^\.+$/.test(value);
 }
 
 export function canonicalInstant(value: string): Instant {
-  return `${new Date(value).toISOString().slice(0, 19)}Z`;
+  return toUtcInstant(new Date(value));
 }
 
 /** Where the mapper reports what it dropped; Nest's `Logger` fits. */
