@@ -3,7 +3,8 @@
  * and a check digit. CONTRACT §5.1 asks for "4 letters and 7 digits, check digit valid", so the
  * category letter is not restricted to U, J or Z.
  */
-const CONTAINER_NUMBER = /^[A-Z]{4}\d{7}$/;
+/** The shape of a normalised container number, check digit aside. */
+export const CONTAINER_NUMBER_FORMAT = /^[A-Z]{4}[0-9]{7}$/;
 
 /** Upper-cases and strips the spaces and hyphens people type (`mscu 123456-5`). */
 export function normalizeContainerNumber(raw: string): string {
@@ -38,7 +39,7 @@ export function iso6346CheckDigit(first10: string): number {
 
 /** True for a normalised number with the right shape and a matching check digit. */
 export function isValidContainerNumber(normalized: string): boolean {
-  if (!CONTAINER_NUMBER.test(normalized)) {
+  if (!CONTAINER_NUMBER_FORMAT.test(normalized)) {
     return false;
   }
   return iso6346CheckDigit(normalized.slice(0, 10)) === Number(normalized.charAt(10));

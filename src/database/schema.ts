@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  type AnyPgColumn,
   date,
   index,
   integer,
@@ -13,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { CONTAINER_NUMBER_FORMAT } from '../common/iso6346.js';
 import {
   CUSTOMS_CHANNELS,
   NUMERO_PATTERN,
@@ -28,6 +30,8 @@ export type UserRole = (typeof USER_ROLES)[number];
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
 const calendarDate = (name: string) => date(name, { mode: 'string' });
 /** `column IN (...)` for a closed vocabulary; literals, since CHECK constraints take no parameters. */
+/** `column ~ 'pattern'`, from the same regular expression the application validates with. */
+const matches = (column: AnyPgColumn, pattern: RegExp) => sql`${column} ~ ${sql.raw(`'${pattern.source}'`)}`;
 const oneOf = (column: string, values: readonly string[]) =>
   sql.raw(`${column} IN (${values.map((value) => `'${value}'`).join(', ')})`);
 
@@ -111,7 +115,7 @@ export const processes = pgTable(
     check('processes_mode_check', oneOf('mode', TRANSPORT_MODES)),
     check('processes_customs_channel_check', oneOf('customs_channel', CUSTOMS_CHANNELS)),
     check('processes_follow_count_check', sql`${table.followCount} >= 0`),
-    check('processes_numero_format', sql`${table.numero} ~ ${sql.raw(`'${NUMERO_PATTERN.source}'`)}`),
+    check('processes_numero_format', matches(table.numero, NUMERO_PATTERN)),
   ],
 );
 
@@ -128,7 +132,7 @@ export const processContainers = pgTable(
   (table) => [
     primaryKey({ columns: [table.processNumero, table.containerNumber] }),
     index('process_containers_container_number_idx').on(table.containerNumber),
-    check('process_containers_number_format', sql`${table.containerNumber} ~ '^[A-Z]{4}[0-9]{7}$'`),
+    check('process_containers_number_format', matches(table.containerNumber, CONTAINER_NUMBER_FORMAT)),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toUtcInstant } from '../../common/instant.js';
-import { normalizeContainerNumber } from '../../common/iso6346.js';
+import { CONTAINER_NUMBER_FORMAT, normalizeContainerNumber } from '../../common/iso6346.js';
 import {
   CUSTOMS_CHANNELS,
   FOLLOW_UP_CODES,
@@ -77,7 +77,7 @@ const place = z.object({
 const containerNumber = z
   .string()
   .transform(normalizeContainerNumber)
-  .pipe(z.string().regex(/^[A-Z]{4}\d{7}$/, 'must be 4 letters and 7 digits'));
+  .pipe(z.string().regex(CONTAINER_NUMBER_FORMAT, 'must be 4 letters and 7 digits'));
 
 const followUpEvent = z.object({
   id: requiredText,
