@@ -119,6 +119,21 @@ export const processes = pgTable(
   ],
 );
 
+/**
+ * How many processes each customer has in each status, so that a list filtered at most by status
+ * is totalled from a few rows instead of counting its processes. Kept exact by statement triggers
+ * on `processes` in the same transaction as every write (migration 0004); never written directly.
+ */
+export const processCounts = pgTable(
+  'process_counts',
+  {
+    customerId: text('customer_id').notNull(),
+    status: text('status', { enum: PROCESS_STATUSES }).notNull(),
+    total: integer('total').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.customerId, table.status] })],
+);
+
 export const processContainers = pgTable(
   'process_containers',
   {

@@ -78,6 +78,27 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     expect(statements.filter((statement) => statement.includes('"customer_id" in'))).toHaveLength(2);
   });
 
+  it('totals a list filtered at most by status from the kept counts, any other filter by counting', async () => {
+    const visibility = { customerIds: ['acme'] };
+    const inTransit = await sut.list(criteria({ statuses: ['IN_TRANSIT'] }), visibility);
+    const open = await sut.list(criteria({ statuses: ['OPEN', 'BOOKED'] }), visibility);
+    const [countsStatement] = statements.splice(0);
+    const updatedLate = await sut.list(
+      criteria({ statuses: ['IN_TRANSIT'], updatedFrom: new Date('2026-03-01T12:00:00Z') }),
+      visibility,
+    );
+    const [countingStatement] = statements;
+
+    expect(inTransit.totalItems).toBe(100);
+    expect(open).toEqual({ items: [], totalItems: 0 });
+    // Of acme's processes 0-99, updated at hour (index % 24), those of hours 12-23.
+    expect(updatedLate.totalItems).toBe(48);
+    expect(updatedLate.items).toHaveLength(20);
+    expect(countsStatement).toContain('from "process_counts"');
+    expect(countingStatement).toContain('count(*)');
+    expect(countingStatement).toContain('from "processes"');
+  });
+
   it('finds one visible process case-insensitively, and nothing of another customer', async () => {
     const found = await sut.findVisible('imp-2026-000007', { customerIds: ['acme'] });
     const foreign = await sut.findVisible('IMP-2026-000110', { customerIds: ['acme'] });

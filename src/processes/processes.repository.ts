@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
-import { customers, followUpEvents, processContainers, processes } from '../database/schema.js';
+import {
+  customers,
+  followUpEvents,
+  processContainers,
+  processCounts,
+  processes,
+} from '../database/schema.js';
 import type { FollowUpEventDto, ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessListCriteria, ProcessSort, Visibility } from './process-list.criteria.js';
 
@@ -52,12 +59,11 @@ export class ProcessesRepository {
   constructor(private readonly database: DatabaseService) {}
 
   async list(criteria: ProcessListCriteria, visibility: Visibility): Promise<ProcessPage> {
-    const where = and(visibleTo(visibility), ...filtersOf(criteria));
-    const [counted] = await this.database.db
-      .select({ totalItems: sql<number>`count(*)::int` })
-      .from(processes)
-      .where(where);
-    const totalItems = counted?.totalItems ?? 0;
+    const otherFilters = filtersBeyondStatus(criteria);
+    const where = and(visibleTo(visibility), statusIn(criteria), ...otherFilters);
+    const totalItems = otherFilters.every((filter) => filter === undefined)
+      ? await this.countByStatus(criteria, visibility)
+      : await this.count(where);
     const offset = (criteria.page - 1) * criteria.pageSize;
     if (offset >= totalItems) return { items: [], totalItems };
 
@@ -82,6 +88,23 @@ export class ProcessesRepository {
       .where(and(visibleTo(visibility), sql`lower(${processes.numero}) = lower(${numero})`))
       .limit(1);
     return row === undefined ? null : toSummary(row);
+  }
+
+  /** From the per-customer, per-status totals the triggers on `processes` keep: a few rows, not every process. */
+  private async countByStatus(criteria: ProcessListCriteria, visibility: Visibility): Promise<number> {
+    const [counted] = await this.database.db
+      .select({ totalItems: sql<number>`coalesce(sum(${processCounts.total}), 0)::int` })
+      .from(processCounts)
+      .where(and(visibleTo(visibility, processCounts.customerId), statusIn(criteria, processCounts.status)));
+    return counted?.totalItems ?? 0;
+  }
+
+  private async count(where: SQL | undefined): Promise<number> {
+    const [counted] = await this.database.db
+      .select({ totalItems: sql<number>`count(*)::int` })
+      .from(processes)
+      .where(where);
+    return counted?.totalItems ?? 0;
   }
 
   private selectSummaries() {
@@ -140,15 +163,19 @@ function toSummary(row: SummaryRow): ProcessSummaryDto {
   };
 }
 
-function visibleTo(visibility: Visibility): SQL | undefined {
+function visibleTo(visibility: Visibility, customerId: AnyPgColumn = processes.customerId): SQL | undefined {
   if (visibility.customerIds === null) return undefined;
   if (visibility.customerIds.length === 0) return sql`false`;
-  return inArray(processes.customerId, visibility.customerIds);
+  return inArray(customerId, visibility.customerIds);
 }
 
-function filtersOf(criteria: ProcessListCriteria): Array<SQL | undefined> {
+function statusIn(criteria: ProcessListCriteria, status: AnyPgColumn = processes.status): SQL | undefined {
+  return criteria.statuses === null ? undefined : inArray(status, criteria.statuses);
+}
+
+/** Every filter but status; a total under any of them has to count rows. */
+function filtersBeyondStatus(criteria: ProcessListCriteria): Array<SQL | undefined> {
   return [
-    criteria.statuses === null ? undefined : inArray(processes.status, criteria.statuses),
     criteria.shipmentFrom === null ? undefined : gte(processes.shipmentDate, criteria.shipmentFrom),
     criteria.shipmentTo === null ? undefined : lte(processes.shipmentDate, criteria.shipmentTo),
     criteria.updatedFrom === null ? undefined : gte(processes.updatedAt, criteria.updatedFrom.toISOString()),
