@@ -102,6 +102,13 @@ export const processes = pgTable(
     index('processes_updated_idx').on(table.updatedAt.desc(), table.numero),
     index('processes_customer_shipment_idx').on(table.customerId, table.shipmentDate, table.numero),
     index('processes_shipment_idx').on(table.shipmentDate, table.numero),
+    // Nulls last both ways: a backward scan of the ascending index would put them first.
+    index('processes_customer_shipment_desc_idx').on(
+      table.customerId,
+      table.shipmentDate.desc().nullsLast(),
+      table.numero,
+    ),
+    index('processes_shipment_desc_idx').on(table.shipmentDate.desc().nullsLast(), table.numero),
     index('processes_status_updated_idx').on(table.status, table.updatedAt.desc(), table.numero),
     index('processes_customer_numero_idx').on(table.customerId, table.numero),
     index('processes_customer_status_updated_idx').on(

@@ -36,8 +36,13 @@ const containersOfProcess = sql<string[]>`coalesce((
   WHERE c.process_numero = ${processes.numero}
 ), '{}')`;
 
+/**
+ * Every order ends in the numero tie-break (CONTRACT §5.1) and has an index to read it from.
+ * `updated_at` is NOT NULL, so ascending NULLS FIRST is the same order as NULLS LAST; it is the
+ * one a backward scan of the descending index gives, the tie-break then sorted per updatedAt.
+ */
 const ORDER_BY: Record<ProcessSort, SQL[]> = {
-  updatedAt: [sql`${processes.updatedAt} ASC NULLS LAST`, asc(processes.numero)],
+  updatedAt: [sql`${processes.updatedAt} ASC NULLS FIRST`, asc(processes.numero)],
   '-updatedAt': [sql`${processes.updatedAt} DESC NULLS LAST`, asc(processes.numero)],
   shipmentDate: [sql`${processes.shipmentDate} ASC NULLS LAST`, asc(processes.numero)],
   '-shipmentDate': [sql`${processes.shipmentDate} DESC NULLS LAST`, asc(processes.numero)],

@@ -1,0 +1,2 @@
+CREATE INDEX "processes_customer_shipment_desc_idx" ON "processes" USING btree ("customer_id","shipment_date" DESC NULLS LAST,"numero");--> statement-breakpoint
+CREATE INDEX "processes_shipment_desc_idx" ON "processes" USING btree ("shipment_date" DESC NULLS LAST,"numero");
