@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -490,7 +490,7 @@ async function startService(
     RATE_LIMIT_PROCESSES_PER_MINUTE: '1000000',
     ...(options.url !== null ? { DATABASE_URL: options.url } : { PGLITE_DIR: options.pgliteDir! }),
   };
-  const child = spawn(process.execPath, [SERVICE_MAIN], {
+  const child = spawn(process.execPath, [...startScriptNodeFlags(), SERVICE_MAIN], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -508,6 +508,14 @@ async function startService(
   }
   child.kill();
   throw new Error('the service did not start within 60 s');
+}
+
+/** The node flags `npm start` gives the service (its heap sizing), so the bench runs it alike. */
+function startScriptNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return scripts.start.split(/\s+/).filter((token) => token.startsWith('--'));
 }
 
 async function login(url: string, user: BenchUserKey): Promise<string> {
