@@ -29,9 +29,9 @@ export type UserRole = (typeof USER_ROLES)[number];
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
 const calendarDate = (name: string) => date(name, { mode: 'string' });
-/** `column IN (...)` for a closed vocabulary; literals, since CHECK constraints take no parameters. */
 /** `column ~ 'pattern'`, from the same regular expression the application validates with. */
 const matches = (column: AnyPgColumn, pattern: RegExp) => sql`${column} ~ ${sql.raw(`'${pattern.source}'`)}`;
+/** `column IN (...)` for a closed vocabulary; literals, since CHECK constraints take no parameters. */
 const oneOf = (column: string, values: readonly string[]) =>
   sql.raw(`${column} IN (${values.map((value) => `'${value}'`).join(', ')})`);
 
