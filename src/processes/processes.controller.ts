@@ -11,6 +11,7 @@ import {
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
+import type { JsonText } from '../common/http/json-text.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
 import { ListProcessesQueryDto } from './dto/list-processes.query.dto.js';
@@ -67,15 +68,15 @@ export class ProcessesController {
     @CurrentUser() user: AuthenticatedUser,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<ProcessListResponseDto> {
+  ): Promise<JsonText<ProcessListResponseDto>> {
     const criteria = query.toCriteria();
-    const result = await this.processes.list(criteria, user);
+    const { body, meta } = await this.processes.list(criteria, user);
     const rawQuery = request.originalUrl.split('?')[1] ?? '';
     response.setHeader(
       'Link',
-      paginationLinks(request.path, new URLSearchParams(rawQuery), criteria.page, result.meta.totalPages),
+      paginationLinks(request.path, new URLSearchParams(rawQuery), criteria.page, meta.totalPages),
     );
-    return result;
+    return body;
   }
 
   @Get(':numero')

@@ -1,6 +1,6 @@
 import type { DatabaseService } from '../database/database.service.js';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
-import { anOperationsProcess } from '../../test/factories/operations-process.factory.js';
+import { anEvent, anOperationsProcess } from '../../test/factories/operations-process.factory.js';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
 import type { ProcessListCriteria } from './process-list.criteria.js';
 import { ProcessesRepository } from './processes.repository.js';
@@ -50,11 +50,12 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     async (pageSize) => {
       const page = await sut.list(criteria({ pageSize }), { customerIds: ['acme'] });
 
-      expect(page.items).toHaveLength(pageSize);
+      const items = page.items.parse();
+      expect(items).toHaveLength(pageSize);
       expect(page.totalItems).toBe(100);
-      expect(
-        page.items.every((item) => item.follow.length === 2 && item.summary.containers.length === 1),
-      ).toBe(true);
+      expect(items.every((item) => item.follow.length === 2 && item.summary.containers.length === 1)).toBe(
+        true,
+      );
       expect(statements).toHaveLength(2);
     },
   );
@@ -62,7 +63,8 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
   it('answers a page past the last with the count alone', async () => {
     const page = await sut.list(criteria({ page: 9, pageSize: 20 }), { customerIds: ['acme'] });
 
-    expect(page).toEqual({ items: [], totalItems: 100 });
+    expect(page.items.parse()).toEqual([]);
+    expect(page.totalItems).toBe(100);
     expect(statements).toHaveLength(1);
   });
 
@@ -73,9 +75,21 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
 
     expect(none.totalItems).toBe(0);
     expect(globex.totalItems).toBe(20);
-    expect(globex.items.every((item) => item.summary.customer.id === 'globex')).toBe(true);
+    expect(globex.items.parse().every((item) => item.summary.customer.id === 'globex')).toBe(true);
     expect(staff.totalItems).toBe(120);
-    expect(statements.filter((statement) => statement.includes('"customer_id" in'))).toHaveLength(2);
+    // none: its count; globex: its count and page; staff: neither.
+    expect(statements.filter((statement) => statement.includes('"customer_id" = ANY('))).toHaveLength(3);
+  });
+
+  it('binds every value, so lists of one shape run the same statements', async () => {
+    await sut.list(criteria({ pageSize: 5, statuses: ['IN_TRANSIT'] }), { customerIds: ['acme'] });
+    const first = statements.splice(0);
+    await sut.list(criteria({ page: 2, pageSize: 7, statuses: ['OPEN', 'IN_TRANSIT'] }), {
+      customerIds: ['acme', 'globex'],
+    });
+
+    expect(statements).toEqual(first);
+    expect(first.join()).not.toMatch(/acme|IN_TRANSIT/);
   });
 
   it('totals a list filtered at most by status from the kept counts, any other filter by counting', async () => {
@@ -90,13 +104,73 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     const [countingStatement] = statements;
 
     expect(inTransit.totalItems).toBe(100);
-    expect(open).toEqual({ items: [], totalItems: 0 });
+    expect(open.totalItems).toBe(0);
+    expect(open.items.parse()).toEqual([]);
     // Of acme's processes 0-99, updated at hour (index % 24), those of hours 12-23.
     expect(updatedLate.totalItems).toBe(48);
-    expect(updatedLate.items).toHaveLength(20);
+    expect(updatedLate.items.parse()).toHaveLength(20);
     expect(countsStatement).toContain('from "process_counts"');
     expect(countingStatement).toContain('count(*)');
     expect(countingStatement).toContain('from "processes"');
+  });
+
+  it('renders items as the compact JSON of the documented shape, escaping the upstream text', async () => {
+    const awkward = 'Linha 1\nLinha 2\t"aspas" \\ \u0001 São Paulo – ✓ 🚢';
+    const process = anOperationsProcess({
+      numero: 'EXP-2026-000001',
+      status: 'BOOKED',
+      updatedAt: '2026-04-02T08:30:15Z',
+      type: 'EXPORT',
+      mode: 'AIR',
+      customer: { id: 'initech', name: awkward },
+      customerReference: null,
+      shipmentDate: null,
+      eta: '2026-04-20',
+      arrivalDate: null,
+      containers: [],
+      customsChannel: 'GREEN',
+      events: [
+        anEvent({
+          id: 'b',
+          code: 'NOTE',
+          description: awkward,
+          occurredAt: '2026-04-01T10:00:00Z',
+          location: null,
+        }),
+        anEvent({ id: 'a', code: 'PROCESS_OPENED', occurredAt: '2026-04-01T10:00:00Z' }),
+      ],
+    });
+    await database.db.transaction((tx) => new ProcessPageWriter().write(tx, [process]));
+    const [opened, note] = [process.events[1], process.events[0]];
+
+    const page = await sut.list(criteria(), { customerIds: ['initech'] });
+
+    const follow = [opened, note];
+    expect(page.items.text).toBe(
+      JSON.stringify([
+        {
+          numero: 'EXP-2026-000001',
+          status: 'BOOKED',
+          updatedAt: '2026-04-02T08:30:15Z',
+          summary: {
+            type: 'EXPORT',
+            mode: 'AIR',
+            customer: { id: 'initech', name: awkward },
+            customerReference: null,
+            origin: process.origin,
+            destination: process.destination,
+            shipmentDate: null,
+            eta: '2026-04-20',
+            arrivalDate: null,
+            containers: [],
+            customsChannel: 'GREEN',
+            followCount: 2,
+          },
+          lastFollow: note,
+          follow,
+        },
+      ]),
+    );
   });
 
   it('finds one visible process case-insensitively, and nothing of another customer', async () => {

@@ -1,40 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
-import {
-  customers,
-  followUpEvents,
-  processContainers,
-  processCounts,
-  processes,
-} from '../database/schema.js';
-import type { FollowUpEventDto, ProcessSummaryDto } from './dto/process-summary.response.dto.js';
+import { JsonText } from '../common/http/json-text.js';
+import { customers, processContainers, processCounts, processes } from '../database/schema.js';
+import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessListCriteria, ProcessSort, Visibility } from './process-list.criteria.js';
-
-/** RFC 3339 in UTC with second precision, the contract's instant format. */
-const utcInstant = (column: SQL | typeof processes.updatedAt) =>
-  sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
-
-/** The whole follow-up history of the outer row's process, ordered, as JSON: one statement per page. */
-const followOfProcess = sql<FollowUpEventDto[]>`coalesce((
-  SELECT json_agg(json_build_object(
-      'id', e.id,
-      'code', e.code,
-      'description', e.description,
-      'occurredAt', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-      'location', CASE WHEN e.location_code IS NULL THEN NULL
-                       ELSE json_build_object('code', e.location_code, 'name', e.location_name) END
-    ) ORDER BY e.occurred_at, e.id)
-  FROM ${followUpEvents} e
-  WHERE e.process_numero = ${processes.numero}
-), '[]'::json)`;
-
-const containersOfProcess = sql<string[]>`coalesce((
-  SELECT array_agg(c.container_number ORDER BY c.position)
-  FROM ${processContainers} c
-  WHERE c.process_numero = ${processes.numero}
-), '{}')`;
+import { processSummaryJson } from './process-summary.sql.js';
 
 /**
  * Every order ends in the numero tie-break (CONTRACT §5.1) and has an index to read it from.
@@ -51,26 +24,112 @@ const ORDER_BY: Record<ProcessSort, SQL[]> = {
 };
 
 export interface ProcessPage {
-  items: ProcessSummaryDto[];
+  items: JsonText<ProcessSummaryDto[]>;
   totalItems: number;
 }
+
+/** A list statement prepared once per shape, executed with the criteria's values. */
+interface PreparedList<Row> {
+  execute(values: ListValues): Promise<Row[]>;
+}
+
+/** The values of a list's placeholders; a shape uses those of its filters. */
+type ListValues = Record<string, unknown>;
+
+interface ListStatements {
+  count: PreparedList<{ totalItems: number }>;
+  page: PreparedList<{ json: string }>;
+}
+
+/** Placeholders of the list statements; lists of ids and statuses are one array value each. */
+const param = {
+  customerIds: sql.placeholder('customerIds'),
+  statuses: sql.placeholder('statuses'),
+  shipmentFrom: sql.placeholder('shipmentFrom'),
+  shipmentTo: sql.placeholder('shipmentTo'),
+  updatedFrom: sql.placeholder('updatedFrom'),
+  updatedBefore: sql.placeholder('updatedBefore'),
+  container: sql.placeholder('container'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+};
 
 /**
  * Reads processes as the API shows them. Visibility is part of every statement's WHERE, never
  * applied to rows after the fact; a list costs two statements whatever the page size.
+ *
+ * List statements are prepared, one pair per shape (which filters, which sort, whether limited to
+ * customers): drizzle builds each shape's SQL once, and PostgreSQL parses it once per connection
+ * instead of on every request. Values are bound, lists as arrays (`= ANY($1)`), so the number of
+ * shapes stays bounded whatever the values.
  */
 @Injectable()
 export class ProcessesRepository {
+  private readonly listStatements = new Map<string, ListStatements>();
+
   constructor(private readonly database: DatabaseService) {}
 
   async list(criteria: ProcessListCriteria, visibility: Visibility): Promise<ProcessPage> {
-    const otherFilters = filtersBeyondStatus(criteria);
-    const where = and(visibleTo(visibility), statusIn(criteria), ...otherFilters);
-    const totalItems = otherFilters.every((filter) => filter === undefined)
-      ? await this.countByStatus(criteria, visibility)
-      : await this.count(where);
+    const statements = this.listStatementsFor(criteria, visibility);
     const offset = (criteria.page - 1) * criteria.pageSize;
-    if (offset >= totalItems) return { items: [], totalItems };
+    const values: ListValues = {
+      customerIds: visibility.customerIds,
+      statuses: criteria.statuses,
+      shipmentFrom: criteria.shipmentFrom,
+      shipmentTo: criteria.shipmentTo,
+      updatedFrom: criteria.updatedFrom?.toISOString(),
+      updatedBefore: criteria.updatedBefore?.toISOString(),
+      container: criteria.container,
+      limit: criteria.pageSize,
+      offset,
+    };
+    const [counted] = await statements.count.execute(values);
+    const totalItems = counted?.totalItems ?? 0;
+    if (offset >= totalItems) return { items: JsonText.array([]), totalItems };
+
+    const rows = await statements.page.execute(values);
+    return { items: JsonText.array(rows.map(toSummaryJson)), totalItems };
+  }
+
+  /** The process if it exists and the caller may see it; the two cases are not told apart. */
+  async findVisible(numero: string, visibility: Visibility): Promise<ProcessSummaryDto | null> {
+    const customerIds = visibility.customerIds;
+    const [row] = await this.selectSummaries()
+      .where(
+        and(
+          customerIds === null ? undefined : inArray(processes.customerId, customerIds),
+          sql`lower(${processes.numero}) = lower(${numero})`,
+        ),
+      )
+      .limit(1);
+    return row === undefined ? null : toSummaryJson(row).parse();
+  }
+
+  private listStatementsFor(criteria: ProcessListCriteria, visibility: Visibility): ListStatements {
+    const shape = listShapeOf(criteria, visibility);
+    const key = JSON.stringify(shape);
+    let statements = this.listStatements.get(key);
+    if (statements === undefined) {
+      statements = this.prepareList(shape);
+      this.listStatements.set(key, statements);
+    }
+    return statements;
+  }
+
+  private prepareList(shape: ListShape): ListStatements {
+    const otherFilters = filtersBeyondStatus(shape);
+    const where = and(visibleTo(shape), statusIn(shape), ...otherFilters);
+    // Totals of a list filtered at most by status come from the per-customer, per-status counts
+    // the triggers on `processes` keep: a few rows, not every visible process.
+    const count = otherFilters.every((filter) => filter === undefined)
+      ? this.database.db
+          .select({ totalItems: sql<number>`coalesce(sum(${processCounts.total}), 0)::int` })
+          .from(processCounts)
+          .where(and(visibleTo(shape, processCounts.customerId), statusIn(shape, processCounts.status)))
+      : this.database.db
+          .select({ totalItems: sql<number>`count(*)::int` })
+          .from(processes)
+          .where(where);
 
     // Deferred join: the page's numeros come from the indexes alone, and only those rows get
     // their timeline built (otherwise every skipped row of a deep page would be aggregated too).
@@ -78,119 +137,83 @@ export class ProcessesRepository {
       .select({ numero: processes.numero })
       .from(processes)
       .where(where)
-      .orderBy(...ORDER_BY[criteria.sort])
-      .limit(criteria.pageSize)
-      .offset(offset);
-    const rows = await this.selectSummaries()
+      .orderBy(...ORDER_BY[shape.sort])
+      .limit(param.limit)
+      .offset(param.offset);
+    const page = this.selectSummaries()
       .where(inArray(processes.numero, pageNumeros))
-      .orderBy(...ORDER_BY[criteria.sort]);
-    return { items: rows.map(toSummary), totalItems };
-  }
-
-  /** The process if it exists and the caller may see it; the two cases are not told apart. */
-  async findVisible(numero: string, visibility: Visibility): Promise<ProcessSummaryDto | null> {
-    const [row] = await this.selectSummaries()
-      .where(and(visibleTo(visibility), sql`lower(${processes.numero}) = lower(${numero})`))
-      .limit(1);
-    return row === undefined ? null : toSummary(row);
-  }
-
-  /** From the per-customer, per-status totals the triggers on `processes` keep: a few rows, not every process. */
-  private async countByStatus(criteria: ProcessListCriteria, visibility: Visibility): Promise<number> {
-    const [counted] = await this.database.db
-      .select({ totalItems: sql<number>`coalesce(sum(${processCounts.total}), 0)::int` })
-      .from(processCounts)
-      .where(and(visibleTo(visibility, processCounts.customerId), statusIn(criteria, processCounts.status)));
-    return counted?.totalItems ?? 0;
-  }
-
-  private async count(where: SQL | undefined): Promise<number> {
-    const [counted] = await this.database.db
-      .select({ totalItems: sql<number>`count(*)::int` })
-      .from(processes)
-      .where(where);
-    return counted?.totalItems ?? 0;
+      .orderBy(...ORDER_BY[shape.sort]);
+    return {
+      count: count.prepare(statementName('count', count)),
+      page: page.prepare(statementName('page', page)),
+    };
   }
 
   private selectSummaries() {
     return this.database.db
-      .select({
-        numero: processes.numero,
-        status: processes.status,
-        updatedAt: utcInstant(processes.updatedAt),
-        type: processes.type,
-        mode: processes.mode,
-        customerId: processes.customerId,
-        customerName: customers.name,
-        customerReference: processes.customerReference,
-        originCode: processes.originCode,
-        originName: processes.originName,
-        destinationCode: processes.destinationCode,
-        destinationName: processes.destinationName,
-        shipmentDate: processes.shipmentDate,
-        eta: processes.eta,
-        arrivalDate: processes.arrivalDate,
-        customsChannel: processes.customsChannel,
-        followCount: processes.followCount,
-        containers: containersOfProcess,
-        follow: followOfProcess,
-      })
+      .select({ json: processSummaryJson })
       .from(processes)
       .innerJoin(customers, eq(customers.id, processes.customerId))
       .$dynamic();
   }
 }
 
-type SummaryRow = Awaited<ReturnType<ReturnType<ProcessesRepository['selectSummaries']>['execute']>>[number];
+/** What a list statement's SQL depends on: which filters are set, not their values. */
+interface ListShape {
+  sort: ProcessSort;
+  limitedToCustomers: boolean;
+  byStatus: boolean;
+  shipmentFrom: boolean;
+  shipmentTo: boolean;
+  updatedFrom: boolean;
+  updatedBefore: boolean;
+  container: boolean;
+}
 
-function toSummary(row: SummaryRow): ProcessSummaryDto {
-  const follow = row.follow;
+function listShapeOf(criteria: ProcessListCriteria, visibility: Visibility): ListShape {
   return {
-    numero: row.numero,
-    status: row.status,
-    updatedAt: row.updatedAt,
-    summary: {
-      type: row.type,
-      mode: row.mode,
-      customer: { id: row.customerId, name: row.customerName },
-      customerReference: row.customerReference,
-      origin: { code: row.originCode, name: row.originName },
-      destination: { code: row.destinationCode, name: row.destinationName },
-      shipmentDate: row.shipmentDate,
-      eta: row.eta,
-      arrivalDate: row.arrivalDate,
-      containers: row.containers,
-      customsChannel: row.customsChannel,
-      followCount: row.followCount,
-    },
-    lastFollow: follow.at(-1) ?? null,
-    follow,
+    sort: criteria.sort,
+    limitedToCustomers: visibility.customerIds !== null,
+    byStatus: criteria.statuses !== null,
+    shipmentFrom: criteria.shipmentFrom !== null,
+    shipmentTo: criteria.shipmentTo !== null,
+    updatedFrom: criteria.updatedFrom !== null,
+    updatedBefore: criteria.updatedBefore !== null,
+    container: criteria.container !== null,
   };
 }
 
-function visibleTo(visibility: Visibility, customerId: AnyPgColumn = processes.customerId): SQL | undefined {
-  if (visibility.customerIds === null) return undefined;
-  if (visibility.customerIds.length === 0) return sql`false`;
-  return inArray(customerId, visibility.customerIds);
+/**
+ * Named after its text: a connection keeps a prepared statement per name, so equal names must
+ * mean equal statements, whichever repository instance prepared them.
+ */
+function statementName(kind: string, query: { toSQL(): { sql: string } }): string {
+  return `process_${kind}_${createHash('sha256').update(query.toSQL().sql).digest('hex').slice(0, 16)}`;
 }
 
-function statusIn(criteria: ProcessListCriteria, status: AnyPgColumn = processes.status): SQL | undefined {
-  return criteria.statuses === null ? undefined : inArray(status, criteria.statuses);
+function toSummaryJson(row: { json: string }): JsonText<ProcessSummaryDto> {
+  return JsonText.of(row.json);
+}
+
+function visibleTo(shape: ListShape, customerId: AnyPgColumn = processes.customerId): SQL | undefined {
+  return shape.limitedToCustomers ? sql`${customerId} = ANY(${param.customerIds})` : undefined;
+}
+
+function statusIn(shape: ListShape, status: AnyPgColumn = processes.status): SQL | undefined {
+  return shape.byStatus ? sql`${status} = ANY(${param.statuses})` : undefined;
 }
 
 /** Every filter but status; a total under any of them has to count rows. */
-function filtersBeyondStatus(criteria: ProcessListCriteria): Array<SQL | undefined> {
+function filtersBeyondStatus(shape: ListShape): Array<SQL | undefined> {
   return [
-    criteria.shipmentFrom === null ? undefined : gte(processes.shipmentDate, criteria.shipmentFrom),
-    criteria.shipmentTo === null ? undefined : lte(processes.shipmentDate, criteria.shipmentTo),
-    criteria.updatedFrom === null ? undefined : gte(processes.updatedAt, criteria.updatedFrom.toISOString()),
-    criteria.updatedBefore === null
-      ? undefined
-      : lt(processes.updatedAt, criteria.updatedBefore.toISOString()),
-    criteria.container === null
-      ? undefined
-      : sql`EXISTS (SELECT 1 FROM ${processContainers} c
+    shape.shipmentFrom ? gte(processes.shipmentDate, param.shipmentFrom) : undefined,
+    shape.shipmentTo ? lte(processes.shipmentDate, param.shipmentTo) : undefined,
+    shape.updatedFrom ? gte(processes.updatedAt, param.updatedFrom) : undefined,
+    shape.updatedBefore ? lt(processes.updatedAt, param.updatedBefore) : undefined,
+    shape.container
+      ? sql`EXISTS (SELECT 1 FROM ${processContainers} c
                     WHERE c.process_numero = ${processes.numero}
-                      AND c.container_number = ${criteria.container})`,
+                      AND c.container_number = ${param.container})`
+      : undefined,
   ];
 }

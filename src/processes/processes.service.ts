@@ -1,13 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import { JsonText } from '../common/http/json-text.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { OperationsUnavailableError } from '../operations/operations.gateway.js';
 import type { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
-import type { ProcessListResponseDto } from './dto/process-summary.response.dto.js';
+import type { PageMetaDto, ProcessListResponseDto } from './dto/process-summary.response.dto.js';
 import { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
 import type { ProcessListCriteria, Visibility } from './process-list.criteria.js';
 import { ProcessesRepository } from './processes.repository.js';
+
+export interface ProcessListPage {
+  body: JsonText<ProcessListResponseDto>;
+  meta: PageMetaDto;
+}
 
 /** How long a client should wait after a 503 before asking again. */
 const OPERATIONS_RETRY_AFTER_S = 30;
@@ -21,17 +27,16 @@ export class ProcessesService {
     private readonly enrichment: ProcessEnrichmentService,
   ) {}
 
-  async list(criteria: ProcessListCriteria, user: AuthenticatedUser): Promise<ProcessListResponseDto> {
+  /** The page as the JSON text sent (its items arrive rendered), and its `meta` for the links. */
+  async list(criteria: ProcessListCriteria, user: AuthenticatedUser): Promise<ProcessListPage> {
     const { items, totalItems } = await this.repository.list(criteria, visibilityOf(user));
-    return {
-      data: items,
-      meta: {
-        page: criteria.page,
-        pageSize: criteria.pageSize,
-        totalItems,
-        totalPages: Math.ceil(totalItems / criteria.pageSize),
-      },
+    const meta: PageMetaDto = {
+      page: criteria.page,
+      pageSize: criteria.pageSize,
+      totalItems,
+      totalPages: Math.ceil(totalItems / criteria.pageSize),
     };
+    return { body: JsonText.object<ProcessListResponseDto>({ data: items, meta }), meta };
   }
 
   /** Visibility is settled in the database before the operations system is asked anything. */
