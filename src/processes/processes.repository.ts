@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
 import { JsonText } from '../common/http/json-text.js';
@@ -43,7 +43,9 @@ interface ListStatements {
 
 /** Placeholders of the list statements; lists of ids and statuses are one array value each. */
 const param = {
+  customerId: sql.placeholder('customerId'),
   customerIds: sql.placeholder('customerIds'),
+  status: sql.placeholder('status'),
   statuses: sql.placeholder('statuses'),
   shipmentFrom: sql.placeholder('shipmentFrom'),
   shipmentTo: sql.placeholder('shipmentTo'),
@@ -73,7 +75,9 @@ export class ProcessesRepository {
     const statements = this.listStatementsFor(criteria, visibility);
     const offset = (criteria.page - 1) * criteria.pageSize;
     const values: ListValues = {
+      customerId: visibility.customerIds?.[0],
       customerIds: visibility.customerIds,
+      status: criteria.statuses?.[0],
       statuses: criteria.statuses,
       shipmentFrom: criteria.shipmentFrom,
       shipmentTo: criteria.shipmentTo,
@@ -158,11 +162,33 @@ export class ProcessesRepository {
   }
 }
 
+/** How many values a list filter has; `none` leaves it out. */
+type Multiplicity = 'none' | 'one' | 'many';
+
+function multiplicityOf(values: readonly unknown[] | null): Multiplicity {
+  if (values === null) return 'none';
+  return values.length === 1 ? 'one' : 'many';
+}
+
+/**
+ * `column = $one` for a single value: an index on the column then still yields the order that
+ * follows it, which PostgreSQL 15 cannot under `= ANY($many)` (page 500 read five times slower).
+ */
+function matching(
+  column: AnyPgColumn,
+  multiplicity: Multiplicity,
+  one: Placeholder,
+  many: Placeholder,
+): SQL | undefined {
+  if (multiplicity === 'none') return undefined;
+  return multiplicity === 'one' ? sql`${column} = ${one}` : sql`${column} = ANY(${many})`;
+}
+
 /** What a list statement's SQL depends on: which filters are set, not their values. */
 interface ListShape {
   sort: ProcessSort;
-  limitedToCustomers: boolean;
-  byStatus: boolean;
+  customers: Multiplicity;
+  statuses: Multiplicity;
   shipmentFrom: boolean;
   shipmentTo: boolean;
   updatedFrom: boolean;
@@ -173,8 +199,8 @@ interface ListShape {
 function listShapeOf(criteria: ProcessListCriteria, visibility: Visibility): ListShape {
   return {
     sort: criteria.sort,
-    limitedToCustomers: visibility.customerIds !== null,
-    byStatus: criteria.statuses !== null,
+    customers: multiplicityOf(visibility.customerIds),
+    statuses: multiplicityOf(criteria.statuses),
     shipmentFrom: criteria.shipmentFrom !== null,
     shipmentTo: criteria.shipmentTo !== null,
     updatedFrom: criteria.updatedFrom !== null,
@@ -196,11 +222,11 @@ function toSummaryJson(row: { json: string }): JsonText<ProcessSummaryDto> {
 }
 
 function visibleTo(shape: ListShape, customerId: AnyPgColumn = processes.customerId): SQL | undefined {
-  return shape.limitedToCustomers ? sql`${customerId} = ANY(${param.customerIds})` : undefined;
+  return matching(customerId, shape.customers, param.customerId, param.customerIds);
 }
 
 function statusIn(shape: ListShape, status: AnyPgColumn = processes.status): SQL | undefined {
-  return shape.byStatus ? sql`${status} = ANY(${param.statuses})` : undefined;
+  return matching(status, shape.statuses, param.status, param.statuses);
 }
 
 /** Every filter but status; a total under any of them has to count rows. */
