@@ -30,6 +30,20 @@ describe(MemoryEnrichmentCacheStore.name, () => {
     await expect(sut.get('IMP-2026-000002')).resolves.toBeUndefined();
   });
 
+  it('hands out copies: changing an answer changes nothing cached', async () => {
+    const entry = anEntryOf('IMP-2026-000001', 100);
+    await sut.set('IMP-2026-000001', entry, MINUTE_MS);
+    entry.fetchedAt = '2030-01-01T00:00:00Z';
+
+    const answer = await sut.get('IMP-2026-000001');
+    answer!.detail.parties = [];
+
+    await expect(sut.get('IMP-2026-000001')).resolves.toEqual({
+      ...entry,
+      fetchedAt: '2026-03-07T12:00:00Z',
+    });
+  });
+
   it('keeps nothing given no time to live', async () => {
     await sut.set('IMP-2026-000001', anEntryOf('IMP-2026-000001', 100), 0);
 
