@@ -223,4 +223,19 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     expect(found?.lastFollow).toEqual(found?.follow.at(-1));
     expect(foreign).toBeNull();
   });
+
+  it('finds for staff and for a user of several customers, with one statement per visibility shape', async () => {
+    const byStaff = await sut.findVisible('IMP-2026-000110', { customerIds: null });
+    const bySeveral = await sut.findVisible('IMP-2026-000110', { customerIds: ['acme', 'globex'] });
+    const byNone = await sut.findVisible('IMP-2026-000110', { customerIds: [] });
+    const again = await sut.findVisible('IMP-2026-000111', { customerIds: ['initech', 'globex'] });
+
+    expect([byStaff?.numero, bySeveral?.numero, byNone, again?.numero]).toEqual([
+      'IMP-2026-000110',
+      'IMP-2026-000110',
+      null,
+      'IMP-2026-000111',
+    ]);
+    expect(new Set(statements).size).toBe(2);
+  });
 });

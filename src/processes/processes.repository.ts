@@ -28,21 +28,22 @@ export interface ProcessPage {
   totalItems: number;
 }
 
-/** A list statement prepared once per shape, executed with the criteria's values. */
-interface PreparedList<Row> {
-  execute(values: ListValues): Promise<Row[]>;
+/** A statement prepared once per shape, executed with the request's values. */
+interface PreparedRead<Row> {
+  execute(values: StatementValues): Promise<Row[]>;
 }
 
-/** The values of a list's placeholders; a shape uses those of its filters. */
-type ListValues = Record<string, unknown>;
+/** The values of a statement's placeholders; a shape uses those of its filters. */
+type StatementValues = Record<string, unknown>;
 
 interface ListStatements {
-  count: PreparedList<{ totalItems: number }>;
-  page: PreparedList<{ json: string }>;
+  count: PreparedRead<{ totalItems: number }>;
+  page: PreparedRead<{ json: string }>;
 }
 
 /** Placeholders of the list statements; lists of ids and statuses are one array value each. */
 const param = {
+  numero: sql.placeholder('numero'),
   customerId: sql.placeholder('customerId'),
   customerIds: sql.placeholder('customerIds'),
   status: sql.placeholder('status'),
@@ -60,21 +61,22 @@ const param = {
  * Reads processes as the API shows them. Visibility is part of every statement's WHERE, never
  * applied to rows after the fact; a list costs two statements whatever the page size.
  *
- * List statements are prepared, one pair per shape (which filters, which sort, whether limited to
- * customers): drizzle builds each shape's SQL once, and PostgreSQL parses it once per connection
- * instead of on every request. Values are bound, lists as arrays (`= ANY($1)`), so the number of
- * shapes stays bounded whatever the values.
+ * Statements are prepared, one per shape (which filters, which sort, how many customers and
+ * statuses): drizzle builds each shape's SQL once, and PostgreSQL parses it once per connection
+ * instead of on every request. Values are bound, several customers or statuses as one array, so
+ * the number of shapes stays bounded whatever the values.
  */
 @Injectable()
 export class ProcessesRepository {
   private readonly listStatements = new Map<string, ListStatements>();
+  private readonly findStatements = new Map<Multiplicity, PreparedRead<{ json: string }>>();
 
   constructor(private readonly database: DatabaseService) {}
 
   async list(criteria: ProcessListCriteria, visibility: Visibility): Promise<ProcessPage> {
     const statements = this.listStatementsFor(criteria, visibility);
     const offset = (criteria.page - 1) * criteria.pageSize;
-    const values: ListValues = {
+    const values: StatementValues = {
       customerId: visibility.customerIds?.[0],
       customerIds: visibility.customerIds,
       status: criteria.statuses?.[0],
@@ -97,15 +99,17 @@ export class ProcessesRepository {
 
   /** The process if it exists and the caller may see it; the two cases are not told apart. */
   async findVisible(numero: string, visibility: Visibility): Promise<ProcessSummaryDto | null> {
-    const customerIds = visibility.customerIds;
-    const [row] = await this.selectSummaries()
-      .where(
-        and(
-          customerIds === null ? undefined : inArray(processes.customerId, customerIds),
-          sql`lower(${processes.numero}) = lower(${numero})`,
-        ),
-      )
-      .limit(1);
+    const customers = multiplicityOf(visibility.customerIds);
+    let statement = this.findStatements.get(customers);
+    if (statement === undefined) {
+      statement = this.prepareFind(customers);
+      this.findStatements.set(customers, statement);
+    }
+    const [row] = await statement.execute({
+      numero,
+      customerId: visibility.customerIds?.[0],
+      customerIds: visibility.customerIds,
+    });
     return row === undefined ? null : toSummaryJson(row).parse();
   }
 
@@ -147,10 +151,19 @@ export class ProcessesRepository {
     const page = this.selectSummaries()
       .where(inArray(processes.numero, pageNumeros))
       .orderBy(...ORDER_BY[shape.sort]);
-    return {
-      count: count.prepare(statementName('count', count)),
-      page: page.prepare(statementName('page', page)),
-    };
+    return { count: prepared('count', count), page: prepared('page', page) };
+  }
+
+  private prepareFind(customers: Multiplicity): PreparedRead<{ json: string }> {
+    const find = this.selectSummaries()
+      .where(
+        and(
+          matching(processes.customerId, customers, param.customerId, param.customerIds),
+          sql`lower(${processes.numero}) = lower(${param.numero})`,
+        ),
+      )
+      .limit(1);
+    return prepared('find', find);
   }
 
   private selectSummaries() {
@@ -162,7 +175,7 @@ export class ProcessesRepository {
   }
 }
 
-/** How many values a list filter has; `none` leaves it out. */
+/** How many values a filter has; `none` leaves it out. */
 type Multiplicity = 'none' | 'one' | 'many';
 
 function multiplicityOf(values: readonly unknown[] | null): Multiplicity {
@@ -213,8 +226,12 @@ function listShapeOf(criteria: ProcessListCriteria, visibility: Visibility): Lis
  * Named after its text: a connection keeps a prepared statement per name, so equal names must
  * mean equal statements, whichever repository instance prepared them.
  */
-function statementName(kind: string, query: { toSQL(): { sql: string } }): string {
-  return `process_${kind}_${createHash('sha256').update(query.toSQL().sql).digest('hex').slice(0, 16)}`;
+function prepared<Row>(
+  kind: string,
+  query: { toSQL(): { sql: string }; prepare(name: string): PreparedRead<Row> },
+): PreparedRead<Row> {
+  const textHash = createHash('sha256').update(query.toSQL().sql).digest('hex').slice(0, 16);
+  return query.prepare(`process_${kind}_${textHash}`);
 }
 
 function toSummaryJson(row: { json: string }): JsonText<ProcessSummaryDto> {
