@@ -41,7 +41,7 @@ interface ListStatements {
   page: PreparedRead<{ json: string }>;
 }
 
-/** Placeholders of the list statements; lists of ids and statuses are one array value each. */
+/** Placeholders of the prepared statements; several ids or statuses are one array value. */
 const param = {
   numero: sql.placeholder('numero'),
   customerId: sql.placeholder('customerId'),
