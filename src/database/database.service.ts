@@ -50,10 +50,15 @@ export class DatabaseService implements OnApplicationShutdown {
         connectionString: options.url,
         max: 10,
         application_name: 'process-lookup',
-        // The list statements are prepared, and their best plan depends on the values bound
-        // (LIMIT/OFFSET, the date range, how many customers): the generic plan PostgreSQL may
-        // switch to after five executions read page 500 five times slower.
-        options: '-c plan_cache_mode=force_custom_plan',
+      });
+      // The list statements are prepared, and their best plan depends on the values bound
+      // (LIMIT/OFFSET, the date range): the generic plan PostgreSQL may switch to after five
+      // executions cost the filtered list 30%. Set per session rather than as a startup option,
+      // which an `options` parameter in DATABASE_URL would silently replace.
+      pool.on('connect', (client) => {
+        client.query('SET plan_cache_mode = force_custom_plan').catch((error: unknown) => {
+          new Logger(DatabaseService.name).warn(`plan_cache_mode not set on a connection: ${String(error)}`);
+        });
       });
       const db = drizzleNodePostgres(pool, { schema, logger: options.queryLogger });
       return new DatabaseService(

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { createTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
+import { DatabaseService } from './database.service.js';
+
+const onPostgres = TEST_DATABASE_TARGETS.includes('postgres') ? describe : describe.skip;
+
+onPostgres(`${DatabaseService.name} (postgres)`, () => {
+  it('plans every execution of a prepared statement afresh, whatever options DATABASE_URL carries', async () => {
+    const testDatabase = await createTestDatabase('postgres');
+    const url = new URL(testDatabase.options.url!);
+    url.searchParams.set('options', '-c statement_timeout=60000');
+    const database = await DatabaseService.connect({ ...testDatabase.options, url: url.toString() });
+    try {
+      const settings = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          database.db
+            .select({
+              planCacheMode: sql<string>`current_setting('plan_cache_mode')`,
+              statementTimeout: sql<string>`current_setting('statement_timeout')`,
+            })
+            .from(sql`(SELECT 1) AS one`),
+        ),
+      );
+
+      // Three at once: three connections of the pool, each set.
+      expect(settings.flat()).toEqual(
+        Array.from({ length: 3 }, () => ({ planCacheMode: 'force_custom_plan', statementTimeout: '1min' })),
+      );
+    } finally {
+      await database.close();
+      await testDatabase.drop();
+    }
+  });
+});
