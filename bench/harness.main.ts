@@ -391,10 +391,14 @@ async function explainAll(
   return explained;
 }
 
-/** Where the count came from: the kept per-status totals, an index alone, or the table's rows. */
+/**
+ * Where the count came from: the kept per-status totals, the per-day totals (plus the range's
+ * partial days, counted), an index alone, or the table's rows.
+ */
 function countSource(count: Explained | undefined): string {
   if (count === undefined) return 'skipped';
   if (count.text.includes('process_counts')) return 'totals';
+  if (count.text.includes('process_daily_counts')) return 'daily totals';
   return count.text.includes('Index Only Scan') ? 'index only' : 'ROWS';
 }
 

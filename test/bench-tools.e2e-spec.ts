@@ -78,6 +78,18 @@ describe.each(TEST_DATABASE_TARGETS)('bench loader on %s', (target) => {
              EXCEPT SELECT customer_id, status, count(*)::int FROM processes GROUP BY 1, 2)) AS d`,
     );
     expect(totals).toEqual([{ differing: 0 }]);
+    const dailyTotals = await rowsOf<{ differing: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS differing FROM (
+            (SELECT customer_id, status, (updated_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS total
+               FROM processes GROUP BY 1, 2, 3
+             EXCEPT SELECT customer_id, status, day, total FROM process_daily_counts WHERE total > 0)
+            UNION ALL
+            (SELECT customer_id, status, day, total FROM process_daily_counts WHERE total > 0
+             EXCEPT SELECT customer_id, status, (updated_at AT TIME ZONE 'UTC')::date, count(*)::int
+               FROM processes GROUP BY 1, 2, 3)) AS d`,
+    );
+    expect(dailyTotals).toEqual([{ differing: 0 }]);
   });
 
   it('densifies with NOTE events without moving any summary field, and creates the bench users', async () => {

@@ -7,119 +7,154 @@ import type { DatabaseService } from './database.service.js';
 
 type Totals = Record<string, number>;
 
-/** `process_counts` must always equal counting `processes`; both as `{ "customer/STATUS": n }`. */
-describe.each(TEST_DATABASE_TARGETS)('process_counts kept by triggers (%s)', (target) => {
-  let database: DatabaseService;
-  let dispose: () => Promise<void>;
-  const writer = new ProcessPageWriter();
+/**
+ * `process_counts` and `process_daily_counts` must always equal counting `processes`; as
+ * `{ "customer/STATUS": n }` and `{ "customer/STATUS/day": n }`.
+ */
+describe.each(TEST_DATABASE_TARGETS)(
+  'process_counts and process_daily_counts kept by triggers (%s)',
+  (target) => {
+    let database: DatabaseService;
+    let dispose: () => Promise<void>;
+    const writer = new ProcessPageWriter();
 
-  const write = (processes: OperationsProcess[]) =>
-    database.db.transaction((tx) => writer.write(tx, processes));
+    const write = (processes: OperationsProcess[]) =>
+      database.db.transaction((tx) => writer.write(tx, processes));
 
-  const totals = async (query: SQL): Promise<Totals> => {
-    const rows = await rowsOf<{ customer_id: string; status: string; total: number }>(database.db, query);
-    return Object.fromEntries(rows.map((row) => [`${row.customer_id}/${row.status}`, row.total]));
-  };
-  const kept = () => totals(sql`SELECT customer_id, status, total FROM process_counts WHERE total > 0`);
-  const counted = () =>
-    totals(
-      sql`SELECT customer_id, status, count(*)::int AS total FROM processes GROUP BY customer_id, status`,
-    );
+    const totals = async (query: SQL): Promise<Totals> => {
+      const rows = await rowsOf<{ customer_id: string; status: string; day?: string; total: number }>(
+        database.db,
+        query,
+      );
+      return Object.fromEntries(
+        rows.map((row) => [[row.customer_id, row.status, row.day].filter(Boolean).join('/'), row.total]),
+      );
+    };
+    const kept = () => totals(sql`SELECT customer_id, status, total FROM process_counts WHERE total > 0`);
+    const counted = () =>
+      totals(
+        sql`SELECT customer_id, status, count(*)::int AS total FROM processes GROUP BY customer_id, status`,
+      );
 
-  const numero = (index: number) => `IMP-2026-${String(index).padStart(6, '0')}`;
-  const acme = { id: 'acme', name: 'ACME' };
-  const globex = { id: 'globex', name: 'Globex' };
+    const keptDaily = () =>
+      totals(
+        sql`SELECT customer_id, status, day::text AS day, total FROM process_daily_counts WHERE total > 0`,
+      );
+    const countedDaily = () =>
+      totals(sql`SELECT customer_id, status, (updated_at AT TIME ZONE 'UTC')::date::text AS day, count(*)::int AS total
+               FROM processes GROUP BY 1, 2, 3`);
+    /** Both tables against counting `processes`. */
+    const expectExact = async () => {
+      expect(await kept()).toEqual(await counted());
+      expect(await keptDaily()).toEqual(await countedDaily());
+    };
 
-  beforeEach(async () => {
-    ({ database, dispose } = await connectTestDatabase(target));
-  });
+    const numero = (index: number) => `IMP-2026-${String(index).padStart(6, '0')}`;
+    const acme = { id: 'acme', name: 'ACME' };
+    const globex = { id: 'globex', name: 'Globex' };
 
-  afterEach(() => dispose());
+    beforeEach(async () => {
+      ({ database, dispose } = await connectTestDatabase(target));
+    });
 
-  it('counts a page of new processes by customer and status', async () => {
-    await write([
-      anOperationsProcess({ numero: numero(1), customer: acme, status: 'OPEN' }),
-      anOperationsProcess({ numero: numero(2), customer: acme, status: 'OPEN' }),
-      anOperationsProcess({ numero: numero(3), customer: globex, status: 'BOOKED' }),
-    ]);
+    afterEach(() => dispose());
 
-    expect(await kept()).toEqual({ 'acme/OPEN': 2, 'globex/BOOKED': 1 });
-    expect(await kept()).toEqual(await counted());
-  });
+    it('counts a page of new processes by customer and status', async () => {
+      await write([
+        anOperationsProcess({ numero: numero(1), customer: acme, status: 'OPEN' }),
+        anOperationsProcess({ numero: numero(2), customer: acme, status: 'OPEN' }),
+        anOperationsProcess({ numero: numero(3), customer: globex, status: 'BOOKED' }),
+      ]);
 
-  it('moves a process between statuses and customers when sync updates it', async () => {
-    await write([
-      anOperationsProcess({
-        numero: numero(1),
-        customer: acme,
-        status: 'OPEN',
-        updatedAt: '2026-03-01T00:00:00Z',
-      }),
-      anOperationsProcess({
-        numero: numero(2),
-        customer: acme,
-        status: 'OPEN',
-        updatedAt: '2026-03-01T00:00:00Z',
-      }),
-    ]);
+      expect(await kept()).toEqual({ 'acme/OPEN': 2, 'globex/BOOKED': 1 });
+      await expectExact();
+    });
 
-    await write([
-      anOperationsProcess({
-        numero: numero(1),
-        customer: acme,
-        status: 'BOOKED',
-        updatedAt: '2026-03-02T00:00:00Z',
-      }),
-      anOperationsProcess({
-        numero: numero(2),
-        customer: globex,
-        status: 'OPEN',
-        updatedAt: '2026-03-02T00:00:00Z',
-      }),
-      anOperationsProcess({
-        numero: numero(3),
-        customer: acme,
-        status: 'OPEN',
-        updatedAt: '2026-03-02T00:00:00Z',
-      }),
-    ]);
+    it('moves a process between statuses and customers when sync updates it', async () => {
+      await write([
+        anOperationsProcess({
+          numero: numero(1),
+          customer: acme,
+          status: 'OPEN',
+          updatedAt: '2026-03-01T00:00:00Z',
+        }),
+        anOperationsProcess({
+          numero: numero(2),
+          customer: acme,
+          status: 'OPEN',
+          updatedAt: '2026-03-01T00:00:00Z',
+        }),
+      ]);
 
-    expect(await kept()).toEqual({ 'acme/BOOKED': 1, 'acme/OPEN': 1, 'globex/OPEN': 1 });
-    expect(await kept()).toEqual(await counted());
-  });
+      await write([
+        anOperationsProcess({
+          numero: numero(1),
+          customer: acme,
+          status: 'BOOKED',
+          updatedAt: '2026-03-02T00:00:00Z',
+        }),
+        anOperationsProcess({
+          numero: numero(2),
+          customer: globex,
+          status: 'OPEN',
+          updatedAt: '2026-03-02T00:00:00Z',
+        }),
+        anOperationsProcess({
+          numero: numero(3),
+          customer: acme,
+          status: 'OPEN',
+          updatedAt: '2026-03-02T00:00:00Z',
+        }),
+      ]);
 
-  it('leaves the totals alone when an update changes neither customer nor status', async () => {
-    const process = anOperationsProcess({ numero: numero(1), customer: acme, status: 'IN_TRANSIT' });
-    await write([process]);
+      expect(await kept()).toEqual({ 'acme/BOOKED': 1, 'acme/OPEN': 1, 'globex/OPEN': 1 });
+      expect(await keptDaily()).toEqual({
+        'acme/BOOKED/2026-03-02': 1,
+        'acme/OPEN/2026-03-02': 1,
+        'globex/OPEN/2026-03-02': 1,
+      });
+      await expectExact();
+    });
 
-    await write([{ ...process, eta: '2026-04-30', updatedAt: '2026-03-09T00:00:00Z' }]);
+    it('leaves the totals alone when an update changes neither customer nor status', async () => {
+      const process = anOperationsProcess({ numero: numero(1), customer: acme, status: 'IN_TRANSIT' });
+      await write([process]);
 
-    expect(await kept()).toEqual({ 'acme/IN_TRANSIT': 1 });
-  });
+      await write([{ ...process, eta: '2026-04-30', updatedAt: '2026-03-09T23:59:59Z' }]);
 
-  it('keeps nothing of a page whose transaction rolls back', async () => {
-    await expect(
-      database.db.transaction(async (tx) => {
-        await writer.write(tx, [anOperationsProcess({ numero: numero(1), customer: acme })]);
-        tx.rollback();
-      }),
-    ).rejects.toThrow();
+      expect(await kept()).toEqual({ 'acme/IN_TRANSIT': 1 });
+      // A new updatedAt moves the process to another day, at the UTC day's last second.
+      expect(await keptDaily()).toEqual({ 'acme/IN_TRANSIT/2026-03-09': 1 });
+      await expectExact();
+    });
 
-    expect(await kept()).toEqual({});
-  });
+    it('keeps nothing of a page whose transaction rolls back', async () => {
+      await expect(
+        database.db.transaction(async (tx) => {
+          await writer.write(tx, [anOperationsProcess({ numero: numero(1), customer: acme })]);
+          tx.rollback();
+        }),
+      ).rejects.toThrow();
 
-  it('follows deletes and truncation', async () => {
-    await write(
-      [1, 2, 3].map((index) =>
-        anOperationsProcess({ numero: numero(index), customer: acme, status: 'OPEN' }),
-      ),
-    );
+      expect(await kept()).toEqual({});
+      expect(await keptDaily()).toEqual({});
+    });
 
-    await database.db.execute(sql`DELETE FROM processes WHERE numero = ${numero(2)}`);
-    expect(await kept()).toEqual({ 'acme/OPEN': 2 });
+    it('follows deletes and truncation', async () => {
+      await write(
+        [1, 2, 3].map((index) =>
+          anOperationsProcess({ numero: numero(index), customer: acme, status: 'OPEN' }),
+        ),
+      );
 
-    await database.db.execute(sql`TRUNCATE processes CASCADE`);
-    expect(await kept()).toEqual({});
-    expect(await counted()).toEqual({});
-  });
-});
+      await database.db.execute(sql`DELETE FROM processes WHERE numero = ${numero(2)}`);
+      expect(await kept()).toEqual({ 'acme/OPEN': 2 });
+      await expectExact();
+
+      await database.db.execute(sql`TRUNCATE processes CASCADE`);
+      expect(await kept()).toEqual({});
+      expect(await counted()).toEqual({});
+      expect(await keptDaily()).toEqual({});
+    });
+  },
+);

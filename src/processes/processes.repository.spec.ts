@@ -112,7 +112,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     expect(many).toMatch(/"status" = ANY\(\$\d+\)/);
   });
 
-  it('totals a list filtered at most by status from the kept counts, any other filter by counting', async () => {
+  it('totals status filters from the kept counts, updated ranges from the daily ones, the rest by counting', async () => {
     const visibility = { customerIds: ['acme'] };
     const inTransit = await sut.list(criteria({ statuses: ['IN_TRANSIT'] }), visibility);
     const open = await sut.list(criteria({ statuses: ['OPEN', 'BOOKED'] }), visibility);
@@ -121,6 +121,8 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
       criteria({ statuses: ['IN_TRANSIT'], updatedFrom: new Date('2026-03-01T12:00:00Z') }),
       visibility,
     );
+    const [dailyCountsStatement] = statements.splice(0);
+    const shippedLate = await sut.list(criteria({ shipmentFrom: '2026-02-20' }), visibility);
     const [countingStatement] = statements;
 
     expect(inTransit.totalItems).toBe(100);
@@ -129,9 +131,10 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     // Of acme's processes 0-99, updated at hour (index % 24), those of hours 12-23.
     expect(updatedLate.totalItems).toBe(48);
     expect(updatedLate.items.parse()).toHaveLength(20);
+    expect(shippedLate.totalItems).toBe(100);
     expect(countsStatement).toContain('from "process_counts"');
-    expect(countingStatement).toContain('count(*)');
-    expect(countingStatement).toContain('from "processes"');
+    expect(dailyCountsStatement).toContain('from "process_daily_counts"');
+    expect(countingStatement).toMatch(/^select count\(\*\)::int from "processes"/);
   });
 
   // PGlite runs no named statements: nothing to inspect there.
@@ -213,6 +216,59 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
         },
       ]),
     );
+  });
+
+  it('totals updated ranges from whole UTC days and partial edges exactly as counting would', async () => {
+    const HOUR_MS = 3_600_000;
+    const start = Date.UTC(2026, 5, 1);
+    // Every 5.5 h over ~9 days (some at midnight exactly), three statuses, two customers.
+    const data = Array.from({ length: 40 }, (_, index) => ({
+      numero: `UMB-2026-${String(index).padStart(6, '0')}`,
+      customer: index % 4 === 0 ? { id: 'hooli', name: 'Hooli' } : { id: 'umbrella', name: 'Umbrella' },
+      status: (['OPEN', 'BOOKED', 'IN_TRANSIT'] as const)[index % 3]!,
+      updatedAt: new Date(start + index * 5.5 * HOUR_MS),
+    }));
+    await database.db.transaction((tx) =>
+      new ProcessPageWriter().write(
+        tx,
+        data.map((process) =>
+          anOperationsProcess({
+            ...process,
+            updatedAt: process.updatedAt.toISOString().replace('.000Z', 'Z'),
+          }),
+        ),
+      ),
+    );
+    const at = (hours: number) => new Date(start + hours * HOUR_MS);
+    const bounds = [null, at(0), at(5.5), at(24), at(30), at(30.25), at(47), at(72), at(200), at(300)];
+    const visibility = { customerIds: ['umbrella', 'hooli'] };
+
+    for (const updatedFrom of bounds) {
+      for (const updatedBefore of bounds) {
+        if (updatedFrom === null && updatedBefore === null) continue;
+        for (const statuses of [null, ['BOOKED' as const], ['OPEN' as const, 'IN_TRANSIT' as const]]) {
+          const expected = data.filter(
+            (process) =>
+              (updatedFrom === null || process.updatedAt >= updatedFrom) &&
+              (updatedBefore === null || process.updatedAt < updatedBefore) &&
+              (statuses === null || statuses.some((status) => status === process.status)),
+          ).length;
+
+          const page = await sut.list(
+            criteria({ updatedFrom, updatedBefore, statuses, pageSize: 1 }),
+            visibility,
+          );
+
+          expect({ updatedFrom, updatedBefore, statuses, total: page.totalItems }).toEqual({
+            updatedFrom,
+            updatedBefore,
+            statuses,
+            total: expected,
+          });
+        }
+      }
+    }
+    expect(statements.some((statement) => statement.includes('from "process_daily_counts"'))).toBe(true);
   });
 
   it('finds one visible process case-insensitively, and nothing of another customer', async () => {

@@ -4,10 +4,17 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type Placeholder, type 
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
 import { JsonText } from '../common/http/json-text.js';
-import { customers, processContainers, processCounts, processes } from '../database/schema.js';
+import {
+  customers,
+  processContainers,
+  processCounts,
+  processDailyCounts,
+  processes,
+} from '../database/schema.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessListCriteria, ProcessSort, Visibility } from './process-list.criteria.js';
 import { processSummaryJson } from './process-summary.sql.js';
+import { updatedRangeDays } from './updated-range-days.js';
 
 /**
  * Every order ends in the numero tie-break (CONTRACT §5.1) and has an index to read it from.
@@ -52,6 +59,10 @@ const param = {
   shipmentTo: sql.placeholder('shipmentTo'),
   updatedFrom: sql.placeholder('updatedFrom'),
   updatedBefore: sql.placeholder('updatedBefore'),
+  wholeDaysFrom: sql.placeholder('wholeDaysFrom'),
+  wholeDaysBefore: sql.placeholder('wholeDaysBefore'),
+  firstEdgeBefore: sql.placeholder('firstEdgeBefore'),
+  lastEdgeFrom: sql.placeholder('lastEdgeFrom'),
   container: sql.placeholder('container'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
@@ -85,6 +96,7 @@ export class ProcessesRepository {
       shipmentTo: criteria.shipmentTo,
       updatedFrom: criteria.updatedFrom?.toISOString(),
       updatedBefore: criteria.updatedBefore?.toISOString(),
+      ...updatedRangeDays(criteria.updatedFrom, criteria.updatedBefore),
       container: criteria.container,
       limit: criteria.pageSize,
       offset,
@@ -125,19 +137,16 @@ export class ProcessesRepository {
   }
 
   private prepareList(shape: ListShape): ListStatements {
-    const otherFilters = filtersBeyondStatus(shape);
-    const where = and(visibleTo(shape), statusIn(shape), ...otherFilters);
-    // Totals of a list filtered at most by status come from the per-customer, per-status counts
-    // the triggers on `processes` keep: a few rows, not every visible process.
-    const count = otherFilters.every((filter) => filter === undefined)
-      ? this.database.db
-          .select({ totalItems: sql<number>`coalesce(sum(${processCounts.total}), 0)::int` })
-          .from(processCounts)
-          .where(and(visibleTo(shape, processCounts.customerId), statusIn(shape, processCounts.status)))
-      : this.database.db
-          .select({ totalItems: sql<number>`count(*)::int` })
-          .from(processes)
-          .where(where);
+    const where = and(visibleTo(shape), statusIn(shape), ...filtersBeyondStatus(shape));
+    const count =
+      shape.shipmentFrom || shape.shipmentTo || shape.container
+        ? this.database.db
+            .select({ totalItems: sql<number>`count(*)::int` })
+            .from(processes)
+            .where(where)
+        : shape.updatedFrom || shape.updatedBefore
+          ? this.countFromDailyTotals(shape)
+          : this.countFromTotals(shape);
 
     // Deferred join: the page's numeros come from the indexes alone, and only those rows get
     // their timeline built (otherwise every skipped row of a deep page would be aggregated too).
@@ -152,6 +161,43 @@ export class ProcessesRepository {
       .where(inArray(processes.numero, pageNumeros))
       .orderBy(...ORDER_BY[shape.sort]);
     return { count: prepared('count', count), page: prepared('page', page) };
+  }
+
+  /** Totals kept per customer and status by the triggers on `processes`: a few rows a customer. */
+  private countFromTotals(shape: ListShape) {
+    return this.database.db
+      .select({ totalItems: sql<number>`coalesce(sum(${processCounts.total}), 0)::int` })
+      .from(processCounts)
+      .where(and(visibleTo(shape, processCounts.customerId), statusIn(shape, processCounts.status)));
+  }
+
+  /**
+   * An updated range's whole UTC days from the per-day totals the triggers keep, plus its partial
+   * first and last days counted in `processes` (see `updatedRangeDays`).
+   */
+  private countFromDailyTotals(shape: ListShape) {
+    const edge = (from: Placeholder, before: Placeholder) =>
+      sql` + (SELECT count(*) FROM ${processes} WHERE ${and(
+        visibleTo(shape),
+        statusIn(shape),
+        gte(processes.updatedAt, from),
+        lt(processes.updatedAt, before),
+      )})`;
+    const edges = sql.join([
+      shape.updatedFrom ? edge(param.updatedFrom, param.firstEdgeBefore) : sql``,
+      shape.updatedBefore ? edge(param.lastEdgeFrom, param.updatedBefore) : sql``,
+    ]);
+    return this.database.db
+      .select({ totalItems: sql<number>`(coalesce(sum(${processDailyCounts.total}), 0)${edges})::int` })
+      .from(processDailyCounts)
+      .where(
+        and(
+          visibleTo(shape, processDailyCounts.customerId),
+          statusIn(shape, processDailyCounts.status),
+          shape.updatedFrom ? gte(processDailyCounts.day, param.wholeDaysFrom) : undefined,
+          shape.updatedBefore ? lt(processDailyCounts.day, param.wholeDaysBefore) : undefined,
+        ),
+      );
   }
 
   private prepareFind(customers: Multiplicity): PreparedRead<{ json: string }> {
@@ -246,7 +292,7 @@ function statusIn(shape: ListShape, status: AnyPgColumn = processes.status): SQL
   return matching(status, shape.statuses, param.status, param.statuses);
 }
 
-/** Every filter but status; a total under any of them has to count rows. */
+/** Every filter but status. */
 function filtersBeyondStatus(shape: ListShape): Array<SQL | undefined> {
   return [
     shape.shipmentFrom ? gte(processes.shipmentDate, param.shipmentFrom) : undefined,
