@@ -121,6 +121,9 @@ async function main(): Promise<void> {
   const database = await DatabaseService.connect({ url: options.url, pgliteDir: options.pgliteDir ?? '' });
   const spec = await readDatasetSpec(database);
   if (spec === null) throw new Error('not a bench database: load it with npm run bench:load first');
+  // A dataset loaded before the latest migrations gets them now, before EXPLAIN runs the service's
+  // statements (the service would apply them too, but only once it starts).
+  await database.migrate();
   const fixtures = new Map<BenchUserKey, Fixtures>();
   for (const user of options.users) fixtures.set(user, await fixturesOf(database, user, spec));
   const [{ count }] = (await rowsOf<{ count: number }>(
