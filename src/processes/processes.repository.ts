@@ -138,15 +138,7 @@ export class ProcessesRepository {
 
   private prepareList(shape: ListShape): ListStatements {
     const where = and(visibleTo(shape), statusIn(shape), ...filtersBeyondStatus(shape));
-    const count =
-      shape.shipmentFrom || shape.shipmentTo || shape.container
-        ? this.database.db
-            .select({ totalItems: sql<number>`count(*)::int` })
-            .from(processes)
-            .where(where)
-        : shape.updatedFrom || shape.updatedBefore
-          ? this.countFromDailyTotals(shape)
-          : this.countFromTotals(shape);
+    const count = this.countOf(shape, where);
 
     // Deferred join: the page's numeros come from the indexes alone, and only those rows get
     // their timeline built (otherwise every skipped row of a deep page would be aggregated too).
@@ -161,6 +153,19 @@ export class ProcessesRepository {
       .where(inArray(processes.numero, pageNumeros))
       .orderBy(...ORDER_BY[shape.sort]);
     return { count: prepared('count', count), page: prepared('page', page) };
+  }
+
+  /** From kept totals where they answer the filters; shipment dates and containers count rows. */
+  private countOf(shape: ListShape, where: SQL | undefined) {
+    if (shape.shipmentFrom || shape.shipmentTo || shape.container) {
+      return this.database.db
+        .select({ totalItems: sql<number>`count(*)::int` })
+        .from(processes)
+        .where(where);
+    }
+    return shape.updatedFrom || shape.updatedBefore
+      ? this.countFromDailyTotals(shape)
+      : this.countFromTotals(shape);
   }
 
   /** Totals kept per customer and status by the triggers on `processes`: a few rows a customer. */
