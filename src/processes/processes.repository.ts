@@ -88,8 +88,7 @@ export class ProcessesRepository {
     const statements = this.listStatementsFor(criteria, visibility);
     const offset = (criteria.page - 1) * criteria.pageSize;
     const values: StatementValues = {
-      customerId: visibility.customerIds?.[0],
-      customerIds: visibility.customerIds,
+      ...visibilityValues(visibility),
       status: criteria.statuses?.[0],
       statuses: criteria.statuses,
       shipmentFrom: criteria.shipmentFrom,
@@ -112,28 +111,14 @@ export class ProcessesRepository {
   /** The process if it exists and the caller may see it; the two cases are not told apart. */
   async findVisible(numero: string, visibility: Visibility): Promise<ProcessSummaryDto | null> {
     const customers = multiplicityOf(visibility.customerIds);
-    let statement = this.findStatements.get(customers);
-    if (statement === undefined) {
-      statement = this.prepareFind(customers);
-      this.findStatements.set(customers, statement);
-    }
-    const [row] = await statement.execute({
-      numero,
-      customerId: visibility.customerIds?.[0],
-      customerIds: visibility.customerIds,
-    });
+    const statement = preparedOnce(this.findStatements, customers, () => this.prepareFind(customers));
+    const [row] = await statement.execute({ numero, ...visibilityValues(visibility) });
     return row === undefined ? null : toSummaryJson(row).parse();
   }
 
   private listStatementsFor(criteria: ProcessListCriteria, visibility: Visibility): ListStatements {
     const shape = listShapeOf(criteria, visibility);
-    const key = JSON.stringify(shape);
-    let statements = this.listStatements.get(key);
-    if (statements === undefined) {
-      statements = this.prepareList(shape);
-      this.listStatements.set(key, statements);
-    }
-    return statements;
+    return preparedOnce(this.listStatements, JSON.stringify(shape), () => this.prepareList(shape));
   }
 
   private prepareList(shape: ListShape): ListStatements {
@@ -271,6 +256,20 @@ function listShapeOf(criteria: ProcessListCriteria, visibility: Visibility): Lis
     updatedBefore: criteria.updatedBefore !== null,
     container: criteria.container !== null,
   };
+}
+
+function preparedOnce<K, V>(prepared: Map<K, V>, shape: K, prepare: () => V): V {
+  let statement = prepared.get(shape);
+  if (statement === undefined) {
+    statement = prepare();
+    prepared.set(shape, statement);
+  }
+  return statement;
+}
+
+/** The visibility's placeholder values: its one customer, or all of them as an array. */
+function visibilityValues(visibility: Visibility): StatementValues {
+  return { customerId: visibility.customerIds?.[0], customerIds: visibility.customerIds };
 }
 
 /**
