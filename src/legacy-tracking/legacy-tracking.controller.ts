@@ -1,5 +1,5 @@
-import { All, Controller } from '@nestjs/common';
-import { ApiGoneResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { All, Controller, Get } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiGoneResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/jwt/public.decorator.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
@@ -21,8 +21,10 @@ const RETIREMENT_DETAIL =
 @Public()
 @Controller('api/tracking')
 export class LegacyTrackingController {
-  @All(['', '*path'])
+  // Documented once, as the GET that clients used; the catch-all below answers the same for the rest.
+  @Get()
   @ApiOperation({
+    operationId: 'getRetiredTracking',
     summary: 'Retired: use /api/processes',
     deprecated: true,
     description:
@@ -34,6 +36,12 @@ export class LegacyTrackingController {
     type: ProblemResponseDto,
   })
   retired(): never {
+    return this.anyRetired();
+  }
+
+  @All(['', '*path'])
+  @ApiExcludeEndpoint()
+  anyRetired(): never {
     throw new ProblemException(PROBLEM_TYPES.endpointRetired, {
       detail: RETIREMENT_DETAIL,
       headers: RETIREMENT_HEADERS,
