@@ -1,11 +1,31 @@
-// `npm start` runs the compiled service; this builds it first when dist/ is missing or older
-// than the sources, so a fresh clone starts with one command and later starts pay nothing.
+// `npm start` runs the compiled service and serves the built portal; this builds each first when
+// its output is missing or older than its sources, so a fresh clone starts with one command and
+// later starts pay nothing.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
-const OUTPUT = 'dist/main.js';
+const BUILDS = [
+  {
+    name: 'the service',
+    sources: ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
+    output: 'dist/main.js',
+    command: ['node_modules/@nestjs/cli/bin/nest.js', 'build'],
+  },
+  {
+    name: 'the portal',
+    sources: ['portal', 'package-lock.json'],
+    output: 'dist/static/portal/index.html',
+    command: [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      '--config',
+      'portal/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ],
+  },
+];
 
 function newestModification(path) {
   const stats = statSync(path);
@@ -13,19 +33,23 @@ function newestModification(path) {
   return Math.max(0, ...readdirSync(path).map((entry) => newestModification(join(path, entry))));
 }
 
-function builtAt() {
+function builtAt(output) {
   try {
-    return statSync(OUTPUT).mtimeMs;
+    return statSync(output).mtimeMs;
   } catch {
     return -1;
   }
 }
 
-if (builtAt() < Math.max(...SOURCES.map(newestModification))) {
-  console.error('Building the service (dist/ is missing or older than the sources)...');
+// In order: `nest build` empties dist/, so the portal is built after it.
+let rebuilt = false;
+for (const build of BUILDS) {
+  if (!rebuilt && builtAt(build.output) >= Math.max(...build.sources.map(newestModification))) continue;
+  console.error(`Building ${build.name} (its output is missing or older than its sources)...`);
   try {
-    execFileSync(process.execPath, ['node_modules/@nestjs/cli/bin/nest.js', 'build'], { stdio: 'inherit' });
+    execFileSync(process.execPath, build.command, { stdio: 'inherit' });
   } catch {
     process.exit(1);
   }
+  rebuilt = true;
 }

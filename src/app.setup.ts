@@ -9,6 +9,7 @@ import { AppConfig } from './config/app.config.js';
 import { HttpLogger } from './logging/http-logger.js';
 import { HttpMetrics } from './metrics/http.metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { servePortal } from './portal/portal.static.js';
 
 /** CONTRACT §6: request bodies are at most 16 KiB. */
 const BODY_LIMIT = '16kb';
@@ -42,6 +43,7 @@ export function configureApp(app: NestExpressApplication): void {
       maxAge: 600,
     });
   });
+  if (config.portal.enabled) servePortal(app);
   // Before the parsers, so that their 400/413 answers are not cached either (CONTRACT §0).
   app.use('/api/auth', noStore);
   app.use(queryStringLimit);

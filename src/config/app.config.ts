@@ -43,6 +43,8 @@ export class AppConfig {
   cors!: { origins: string[] };
   trustProxy!: TrustProxySetting;
   rateLimits!: { processesPerMinute: number };
+  /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
+  portal!: { enabled: boolean };
   /** Demo mode (CONTRACT §9): no database URL and not production; simulator data and demo users. */
   demoMode!: boolean;
 }
@@ -78,6 +80,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     throw new ConfigurationError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
 
+  const demoMode = vars.DATABASE_URL === undefined && nodeEnv !== 'production';
   return Object.assign(new AppConfig(), {
     nodeEnv,
     port: vars.PORT ?? 3000,
@@ -102,7 +105,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     cors: { origins: corsOrigins },
     trustProxy: trustProxy ?? false,
     rateLimits: { processesPerMinute: vars.RATE_LIMIT_PROCESSES_PER_MINUTE ?? 600 },
-    demoMode: vars.DATABASE_URL === undefined && nodeEnv !== 'production',
+    portal: { enabled: vars.PORTAL_ENABLED === undefined ? demoMode : vars.PORTAL_ENABLED === 'true' },
+    demoMode,
   } satisfies AppConfig);
 }
 

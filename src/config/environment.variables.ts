@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength 
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
+const BOOLEANS = ['true', 'false'] as const;
 
 const emptyAsUnset = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
 /** Env values are strings; only plain decimal integers count (no `1e3`, `0x10`, `1.5`). */
@@ -117,6 +118,11 @@ export class EnvironmentVariables {
   @Max(1_000_000)
   @IsInt()
   RATE_LIMIT_PROCESSES_PER_MINUTE?: number;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsIn(BOOLEANS, { message: 'must be true or false' })
+  PORTAL_ENABLED?: (typeof BOOLEANS)[number];
 
   @IsOptional()
   @Transform(emptyAsUnset)

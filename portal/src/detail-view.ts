@@ -1,0 +1,119 @@
+import type { ProcessDetail } from './api';
+import { formatDate, formatInstant, h } from './dom';
+import { renderTimeline } from './timeline';
+
+type Row = [label: string, value: string | number | null | undefined];
+
+function facts(rows: Row[]): HTMLElement {
+  return h(
+    'dl',
+    { class: 'facts' },
+    ...rows.flatMap(([label, value]) => [
+      h('dt', {}, label),
+      h('dd', {}, value === null || value === undefined || value === '' ? '—' : String(value)),
+    ]),
+  );
+}
+
+function table(caption: string, headings: string[], rows: Array<Array<string | number | null>>): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      {},
+      h('caption', {}, caption),
+      h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', { scope: 'col' }, heading)))),
+      h(
+        'tbody',
+        {},
+        ...rows.map((cells) =>
+          h('tr', {}, ...cells.map((cell) => h('td', {}, cell === null ? '—' : String(cell)))),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The detail panel's content: parties, shipment, containers, voyages and the whole follow-up. */
+export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElement[] {
+  const { shipment } = detail;
+  const sections: HTMLElement[] = [
+    h(
+      'div',
+      { class: 'detail-head' },
+      h('h2', { id: 'detail-heading' }, detail.numero),
+      h('button', { type: 'button', class: 'secondary', onclick: close }, 'Close'),
+    ),
+    h(
+      'p',
+      { class: 'meta' },
+      `${detail.status.replace(/_/g, ' ')} · operations data ${detail.enrichment.status.toLowerCase()} as of ${formatInstant(detail.enrichment.fetchedAt)}`,
+    ),
+    h('h3', {}, 'Shipment'),
+    facts([
+      ['Type', `${shipment.type} · ${shipment.mode}`],
+      [
+        'Route',
+        `${shipment.origin.name} (${shipment.origin.code}) → ${shipment.destination.name} (${shipment.destination.code})`,
+      ],
+      ['Incoterm', shipment.incoterm],
+      ['Shipped', formatDate(shipment.shipmentDate)],
+      ['ETA', formatDate(shipment.eta)],
+      ['Arrived', formatDate(shipment.arrivalDate)],
+      ['Booking', shipment.bookingNumber],
+      ['Master bill', shipment.masterBill],
+      ['House bill', shipment.houseBill],
+      ['Cargo', shipment.cargoDescription],
+      ['Packages', shipment.packages],
+      ['Gross weight (kg)', shipment.grossWeightKg],
+      ['Volume (m³)', shipment.volumeM3],
+    ]),
+    table(
+      'Parties',
+      ['Role', 'Name', 'Tax id', 'Country'],
+      detail.parties.map((party) => [
+        party.role.replace(/_/g, ' ').toLowerCase(),
+        party.name,
+        party.taxId,
+        party.country,
+      ]),
+    ),
+  ];
+  if (detail.containers !== undefined) {
+    sections.push(
+      table(
+        'Containers',
+        ['Number', 'Type', 'Seal', 'Gross weight (kg)'],
+        detail.containers.map((container) => [
+          container.number,
+          container.type,
+          container.sealNumber,
+          container.grossWeightKg,
+        ]),
+      ),
+    );
+  }
+  if (detail.voyages !== undefined) {
+    sections.push(
+      table(
+        'Voyages',
+        ['#', 'Vessel', 'Voyage', 'Carrier', 'From', 'To', 'ETD', 'ATD', 'ETA', 'ATA'],
+        detail.voyages.map((voyage) => [
+          voyage.sequence,
+          voyage.vessel,
+          voyage.voyageNumber,
+          voyage.carrier,
+          voyage.loadPort.name,
+          voyage.dischargePort.name,
+          formatInstant(voyage.etd),
+          formatInstant(voyage.atd),
+          formatInstant(voyage.eta),
+          formatInstant(voyage.ata),
+        ]),
+      ),
+    );
+  }
+  sections.push(h('h3', {}, 'Follow-up'), renderTimeline(detail));
+  return sections;
+}

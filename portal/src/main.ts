@@ -1,0 +1,306 @@
+import { ApiProblem, PortalApi, type ListPage, type ListQuery, type ProcessSummary } from './api';
+import { followChangeStream } from './change-stream';
+import { renderDetail } from './detail-view';
+import { byId, formatDate, formatInstant, h } from './dom';
+import { renderTimeline } from './timeline';
+
+const SORT_ORDERS: Array<NonNullable<ListQuery['sort']>> = [
+  '-updatedAt',
+  'updatedAt',
+  '-shipmentDate',
+  'shipmentDate',
+  'numero',
+  '-numero',
+];
+const STATUSES = [
+  'OPEN',
+  'BOOKED',
+  'IN_TRANSIT',
+  'ARRIVED',
+  'CUSTOMS_CLEARANCE',
+  'CLEARED',
+  'DELIVERED',
+  'CANCELLED',
+];
+
+// `?api=https://api.example.com` points the page at an API on another origin (one listed in the
+// API's CORS_ORIGINS); `?refresh=N` sets how often the list is revalidated when no stream is available.
+const pageParameters = new URLSearchParams(window.location.search);
+const api = new PortalApi((pageParameters.get('api') ?? '').replace(/\/$/, ''));
+const refreshSeconds = Math.max(1, Number(pageParameters.get('refresh') ?? 30) || 30);
+
+let query: ListQuery = { pageSize: 20 };
+let current: ListPage | null = null;
+let following: AbortController | null = null;
+let lastEventId: string | null = null;
+
+const signInForm = byId<HTMLFormElement>('sign-in');
+const filtersForm = byId<HTMLFormElement>('filters');
+const workspace = byId('workspace');
+const detailPanel = byId('detail');
+
+function showAlert(error: unknown): void {
+  const alert = byId('alert');
+  alert.replaceChildren();
+  if (error instanceof ApiProblem) {
+    alert.append(h('strong', {}, error.title), error.detail ? ` ${error.detail}` : '');
+    if (error.fieldMessages.length > 0)
+      alert.append(h('ul', {}, ...error.fieldMessages.map((m) => h('li', {}, m))));
+  } else {
+    alert.append(error instanceof Error ? error.message : String(error));
+  }
+  alert.hidden = false;
+}
+
+function clearAlert(): void {
+  byId('alert').hidden = true;
+}
+
+function announce(text: string): void {
+  byId('notice').textContent = text;
+}
+
+function showSignedIn(username: string | null): void {
+  const signedIn = username !== null;
+  signInForm.hidden = signedIn;
+  workspace.hidden = !signedIn;
+  byId('sign-out').hidden = !signedIn;
+  const who = byId('who');
+  who.hidden = !signedIn;
+  who.textContent = signedIn ? `Signed in as ${username}` : '';
+  if (!signedIn) {
+    detailPanel.hidden = true;
+    byId('live').hidden = true;
+    byId<HTMLInputElement>('password').value = '';
+    byId<HTMLInputElement>('username').focus();
+  }
+}
+
+/** What every failed call ends in: the API's own words, and the sign-in form when the token is gone. */
+function handleFailure(error: unknown): void {
+  showAlert(error);
+  if (error instanceof ApiProblem && error.status === 401) {
+    stopFollowing();
+    api.signOut();
+    showSignedIn(null);
+  }
+}
+
+signInForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const username = byId<HTMLInputElement>('username').value;
+  const password = byId<HTMLInputElement>('password').value;
+  void (async () => {
+    try {
+      await api.signIn(username, password);
+      clearAlert();
+      showSignedIn(username);
+      await loadPage(query);
+      startFollowing();
+    } catch (error) {
+      showAlert(error);
+    }
+  })();
+});
+
+byId('sign-out').addEventListener('click', () => {
+  stopFollowing();
+  api.signOut();
+  clearAlert();
+  showSignedIn(null);
+});
+
+byId('status-options').append(
+  ...STATUSES.map((status) =>
+    h(
+      'label',
+      { class: 'option' },
+      h('input', { type: 'checkbox', name: 'status', value: status }),
+      ` ${status.replace(/_/g, ' ').toLowerCase()}`,
+    ),
+  ),
+);
+
+function queryFromFilters(): ListQuery {
+  const data = new FormData(filtersForm);
+  const text = (name: string) => {
+    const value = data.get(name);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  const statuses = data.getAll('status').map(String);
+  return {
+    pageSize: Number(text('pageSize') ?? 20),
+    sort: SORT_ORDERS.find((order) => order === text('sort')),
+    status: statuses.length > 0 ? statuses.join(',') : undefined,
+    shipmentFrom: text('shipmentFrom'),
+    shipmentTo: text('shipmentTo'),
+    updatedFrom: text('updatedFrom'),
+    updatedTo: text('updatedTo'),
+    container: text('container'),
+  };
+}
+
+filtersForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void loadPage(queryFromFilters());
+});
+filtersForm.addEventListener('reset', () => {
+  setTimeout(() => void loadPage(queryFromFilters()));
+});
+
+/** A `Link` target's query, so that paging keeps every filter the API echoed into it. */
+function queryFromLink(target: string): ListQuery {
+  const parameters = new URL(target, window.location.href).searchParams;
+  const linked: Record<string, string | number> = {};
+  for (const [name, value] of parameters)
+    linked[name] = name === 'page' || name === 'pageSize' ? Number(value) : value;
+  return linked;
+}
+
+async function loadPage(next: ListQuery, options: { quiet?: boolean } = {}): Promise<void> {
+  try {
+    const page = await api.list(next);
+    const changed = current?.list !== page.list;
+    query = next;
+    current = page;
+    if (changed) renderResults(page);
+    if (!options.quiet) clearAlert();
+  } catch (error) {
+    handleFailure(error);
+  }
+}
+
+function renderResults({ list, links }: ListPage): void {
+  const { page, totalPages, totalItems } = list.meta;
+  byId('results-meta').textContent =
+    totalItems === 0
+      ? 'No process matches these filters.'
+      : `${totalItems} process${totalItems === 1 ? '' : 'es'} · page ${page} of ${Math.max(totalPages, 1)}`;
+  byId('results').replaceChildren(...list.data.map(renderProcess));
+  const pager = byId('pager');
+  const button = (rel: keyof typeof links, label: string) => {
+    const target = links[rel];
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        disabled: target === undefined,
+        onclick: () => target && void loadPage(queryFromLink(target)),
+      },
+      label,
+    );
+  };
+  pager.replaceChildren(
+    button('first', '« First'),
+    button('prev', '‹ Previous'),
+    button('next', 'Next ›'),
+    button('last', 'Last »'),
+  );
+}
+
+function renderProcess(process: ProcessSummary): HTMLElement {
+  const { summary } = process;
+  return h(
+    'li',
+    { class: 'process', 'data-numero': process.numero },
+    h(
+      'div',
+      { class: 'process-head' },
+      h('h3', {}, process.numero),
+      h(
+        'span',
+        { class: `status status-${process.status.toLowerCase()}` },
+        process.status.replace(/_/g, ' '),
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'secondary', onclick: () => void openDetail(process.numero) },
+        'Details',
+      ),
+    ),
+    h(
+      'p',
+      { class: 'process-summary' },
+      `${summary.type} · ${summary.mode} · ${summary.origin.name} → ${summary.destination.name}`,
+      summary.customerReference ? ` · ${summary.customerReference}` : '',
+    ),
+    h(
+      'p',
+      { class: 'process-dates' },
+      `Shipped ${formatDate(summary.shipmentDate)} · ETA ${formatDate(summary.eta)} · Updated ${formatInstant(process.updatedAt)}`,
+    ),
+    renderTimeline(process),
+  );
+}
+
+async function openDetail(numero: string): Promise<void> {
+  try {
+    const detail = await api.detail(numero);
+    detailPanel.replaceChildren(...renderDetail(detail, () => (detailPanel.hidden = true)));
+    detailPanel.hidden = false;
+    detailPanel.focus();
+  } catch (error) {
+    handleFailure(error);
+  }
+}
+
+/** Live updates: the change stream when the API has one, else ETag revalidation on a timer. */
+function startFollowing(): void {
+  stopFollowing();
+  const controller = new AbortController();
+  following = controller;
+  const live = byId('live');
+  live.hidden = false;
+  const follow = async (): Promise<void> => {
+    while (!controller.signal.aborted && api.bearer !== null) {
+      const outcome = await followChangeStream({
+        baseUrl: api.baseUrl,
+        token: api.bearer,
+        lastEventId,
+        signal: controller.signal,
+        onEvent: (event) => {
+          lastEventId = event.id ?? lastEventId;
+          if (event.event === 'change') onChange(event.data);
+        },
+      });
+      if (outcome === 'unavailable') return revalidateEvery(controller.signal);
+      if (outcome === 'unauthorized')
+        return handleFailure(new ApiProblem(401, 'Signed out', 'Your session has ended. Sign in again.', []));
+      live.textContent = '● Live';
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+  live.textContent = '● Live';
+  follow().catch(() => {
+    if (!controller.signal.aborted) void revalidateEvery(controller.signal);
+  });
+}
+
+function stopFollowing(): void {
+  following?.abort();
+  following = null;
+}
+
+async function revalidateEvery(signal: AbortSignal): Promise<void> {
+  byId('live').textContent = `↻ Every ${refreshSeconds} s`;
+  while (!signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, refreshSeconds * 1000));
+    if (!signal.aborted && api.signedIn) await loadPage(query, { quiet: true });
+  }
+}
+
+let reloadPending: ReturnType<typeof setTimeout> | null = null;
+
+function onChange(data: string): void {
+  const change = JSON.parse(data) as { numero?: string; kind?: string };
+  if (change.numero)
+    announce(`${change.numero}: ${change.kind?.replace(/_/g, ' ').toLowerCase() ?? 'changed'}`);
+  // A sync page brings many changes at once: one revalidation for the burst.
+  reloadPending ??= setTimeout(() => {
+    reloadPending = null;
+    void loadPage(query, { quiet: true });
+  }, 300);
+}
+
+showSignedIn(null);

@@ -1,0 +1,111 @@
+import type { FollowUpEvent, ProcessSummary } from './api';
+import { formatDate, formatInstant, h } from './dom';
+
+/** How each follow-up code is drawn: a short label and a symbol that reads without colour. */
+const EVENT_STYLES: Record<FollowUpEvent['code'], { label: string; symbol: string }> = {
+  PROCESS_OPENED: { label: 'Opened', symbol: '◆' },
+  BOOKING_CONFIRMED: { label: 'Booked', symbol: '✓' },
+  CARGO_RECEIVED: { label: 'Cargo received', symbol: '▣' },
+  GATE_IN: { label: 'Gate in', symbol: '⇥' },
+  LOADED: { label: 'Loaded', symbol: '⤒' },
+  DEPARTED: { label: 'Departed', symbol: '➚' },
+  TRANSSHIPMENT: { label: 'Transshipment', symbol: '⇄' },
+  ARRIVED: { label: 'Arrived', symbol: '⚓' },
+  DISCHARGED: { label: 'Discharged', symbol: '⤓' },
+  DOCUMENTS_RECEIVED: { label: 'Documents', symbol: '▤' },
+  CUSTOMS_DECLARATION_REGISTERED: { label: 'Declaration registered', symbol: '§' },
+  CUSTOMS_CHANNEL_ASSIGNED: { label: 'Channel assigned', symbol: '◐' },
+  CUSTOMS_CLEARED: { label: 'Cleared', symbol: '✔' },
+  GATE_OUT: { label: 'Gate out', symbol: '⇤' },
+  DELIVERED: { label: 'Delivered', symbol: '★' },
+  CANCELLED: { label: 'Cancelled', symbol: '✕' },
+  NOTE: { label: 'Note', symbol: '•' },
+};
+
+export function eventLabel(code: FollowUpEvent['code']): string {
+  return EVENT_STYLES[code].label;
+}
+
+/**
+ * A process's follow-up as a horizontal timeline: each event placed by its time, the last one
+ * highlighted, the ETA marked. Every marker is a button whose description shows on hover, focus or
+ * click; the full list sits in a disclosure below for screen readers and small screens.
+ */
+export function renderTimeline(process: ProcessSummary): HTMLElement {
+  const events = process.follow;
+  const eta = process.summary.eta ? Date.parse(`${process.summary.eta}T00:00:00Z`) : null;
+  const times = events.map((event) => Date.parse(event.occurredAt));
+  const start = Math.min(...times, eta ?? Infinity);
+  const end = Math.max(...times, eta ?? -Infinity);
+  const span = Math.max(end - start, 1);
+  // Set through the CSSOM, which the page's Content-Security-Policy does not restrict.
+  const placed = <T extends HTMLElement>(element: T, time: number): T => {
+    element.style.left = `${(((time - start) / span) * 100).toFixed(2)}%`;
+    return element;
+  };
+  const caption = h('p', { class: 'timeline-caption', 'aria-live': 'polite' });
+  const show = (event: FollowUpEvent) => () => {
+    caption.textContent = `${formatInstant(event.occurredAt)} · ${eventLabel(event.code)}: ${event.description}`;
+  };
+
+  const track = h('div', {
+    class: 'timeline-track',
+    role: 'list',
+    'aria-label': `Follow-up of ${process.numero}`,
+  });
+  events.forEach((event, index) => {
+    const style = EVENT_STYLES[event.code];
+    const isLast = event.id === process.lastFollow?.id;
+    const summary = `${eventLabel(event.code)}, ${formatInstant(event.occurredAt)}: ${event.description}`;
+    track.append(
+      placed(
+        h(
+          'button',
+          {
+            type: 'button',
+            role: 'listitem',
+            class: `timeline-event code-${event.code.toLowerCase()}${isLast ? ' last' : ''}`,
+            title: summary,
+            'aria-label': summary,
+            'aria-current': isLast ? 'step' : undefined,
+            onclick: show(event),
+            onfocus: show(event),
+            onmouseenter: show(event),
+          },
+          h('span', { class: 'symbol', 'aria-hidden': 'true' }, style.symbol),
+          isLast ? h('span', { class: 'event-label' }, style.label) : null,
+        ),
+        times[index] ?? start,
+      ),
+    );
+  });
+  if (eta !== null) {
+    const label = `ETA ${formatDate(process.summary.eta)}`;
+    track.append(placed(h('span', { class: 'timeline-marker eta', title: label }, label), eta));
+  }
+
+  const list = h(
+    'ol',
+    { class: 'timeline-list' },
+    ...events.map((event) =>
+      h(
+        'li',
+        { class: event.id === process.lastFollow?.id ? 'last' : undefined },
+        h('time', { datetime: event.occurredAt }, formatInstant(event.occurredAt)),
+        ' ',
+        h('strong', {}, eventLabel(event.code)),
+        event.location ? ` · ${event.location.name} (${event.location.code})` : '',
+        h('br'),
+        h('span', { lang: 'pt-BR' }, event.description),
+      ),
+    ),
+  );
+
+  return h(
+    'div',
+    { class: 'timeline' },
+    h('div', { class: 'timeline-scroll' }, track),
+    caption,
+    h('details', {}, h('summary', {}, `All ${events.length} events`), list),
+  );
+}

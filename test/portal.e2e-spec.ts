@@ -1,0 +1,304 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { JwtService } from '@nestjs/jwt';
+import type { Browser, Page } from 'playwright-core';
+import { OperationsGateway } from '../src/operations/operations.gateway.js';
+import type { OperationsProcess } from '../src/operations/operations.types.js';
+import { PORTAL_BUILD_DIRECTORY } from '../src/portal/portal.static.js';
+import { anEvent, anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
+import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { launchChromium } from './support/chromium.js';
+import { serveStaticFiles } from './support/static-files-server.js';
+import { syncNow } from './support/sync-now.js';
+import { TestApp } from './support/test-app.js';
+
+/** Screenshots for a reviewer to look at; not committed. */
+const SCREENSHOTS = 'test-output/portal';
+const STATUSES = ['OPEN', 'BOOKED', 'IN_TRANSIT', 'ARRIVED', 'CUSTOMS_CLEARANCE', 'DELIVERED'] as const;
+
+/** 25 processes of acme (two pages of 20) and one of globex, each with a few events. */
+function processes(): OperationsProcess[] {
+  const acme = Array.from({ length: 25 }, (_, index) => {
+    const numero = `IMP-2026-${String(index + 1).padStart(6, '0')}`;
+    const day = String((index % 27) + 1).padStart(2, '0');
+    return anOperationsProcess({
+      numero,
+      status: STATUSES[index % STATUSES.length],
+      updatedAt: `2026-03-${day}T12:00:00Z`,
+      events: [
+        anEvent({
+          id: `${numero}-1`,
+          code: 'PROCESS_OPENED',
+          description: 'Processo aberto',
+          occurredAt: '2026-02-01T10:00:00Z',
+        }),
+        anEvent({
+          id: `${numero}-2`,
+          code: 'BOOKING_CONFIRMED',
+          description: 'Reserva confirmada',
+          occurredAt: '2026-02-10T10:00:00Z',
+        }),
+        anEvent({
+          id: `${numero}-3`,
+          code: 'DEPARTED',
+          description: 'Navio partiu de Shanghai',
+          occurredAt: '2026-02-21T03:00:00Z',
+        }),
+      ],
+    });
+  });
+  const globex = anOperationsProcess({
+    numero: 'IMP-2026-009999',
+    customer: { id: 'globex', name: 'Globex Comércio S.A.' },
+  });
+  return [...acme, globex];
+}
+
+describe('the reference portal in Chromium', () => {
+  const gateway = new FakeOperationsGateway();
+  let browser: Browser | null;
+  let testApp: TestApp;
+  let apiOrigin: string;
+  let listedOrigin: Awaited<ReturnType<typeof serveStaticFiles>>;
+  let unlistedOrigin: Awaited<ReturnType<typeof serveStaticFiles>>;
+  let consoleErrors: string[];
+
+  beforeAll(async () => {
+    browser = await launchChromium('portal browser suite');
+    if (browser === null) return;
+    execFileSync(process.execPath, [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      '--config',
+      'portal/vite.config.ts',
+      '--logLevel',
+      'error',
+    ]);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    listedOrigin = await serveStaticFiles(PORTAL_BUILD_DIRECTORY, '/portal');
+    unlistedOrigin = await serveStaticFiles(PORTAL_BUILD_DIRECTORY, '/portal');
+    for (const process of processes()) gateway.put(process, anOperationsDetail(process));
+    testApp = await TestApp.start({
+      env: { PORTAL_ENABLED: 'true', CORS_ORIGINS: listedOrigin.origin },
+      override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),
+    });
+    await syncNow(testApp);
+    await testApp.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
+    await testApp.app.listen(0, '127.0.0.1');
+    apiOrigin = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await listedOrigin?.close();
+    await unlistedOrigin?.close();
+    await testApp?.close();
+  });
+
+  async function openPortal(
+    url = `${apiOrigin}/portal/`,
+    viewport = { width: 1280, height: 900 },
+  ): Promise<Page> {
+    const page = await browser!.newPage({ viewport });
+    consoleErrors = [];
+    page.on('console', (message) => {
+      // Until the API has a change stream, the page probes it once (404) and revalidates instead.
+      if (message.type() === 'error' && !message.location().url.endsWith('/api/changes/stream')) {
+        consoleErrors.push(message.text());
+      }
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    await page.goto(url);
+    return page;
+  }
+
+  async function signIn(page: Page, password = 'acme-pass-1'): Promise<void> {
+    await page.getByLabel('User name').fill('acme');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  const results = (page: Page) => page.locator('#results > li.process');
+
+  it('signs in, lists with pages from Link, filters and opens a detail', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    await signIn(page, 'wrong-password');
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('Invalid credentials');
+    // Chromium reports the refused sign-in's 401 on the console; what follows must be clean.
+    consoleErrors = [];
+
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    expect(await results(page).count()).toBe(20);
+    // The newest update first, its follow-up drawn with the last event highlighted.
+    await expect(results(page).first().getByRole('heading').textContent()).resolves.toBe('IMP-2026-000025');
+    expect(await results(page).first().locator('.timeline-event.last[aria-current="step"]').count()).toBe(1);
+    await page.screenshot({ path: `${SCREENSHOTS}/list-desktop.png`, fullPage: true });
+
+    await page.getByRole('button', { name: 'Next ›' }).click();
+    await page.getByText('25 processes · page 2 of 2').waitFor();
+    expect(await results(page).count()).toBe(5);
+
+    await page.getByLabel('delivered').check();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const delivered = processes().filter(
+      (process) => process.customer.id === 'acme' && process.status === 'DELIVERED',
+    );
+    await page.getByText(`${delivered.length} processes · page 1 of 1`).waitFor();
+    expect(await results(page).locator('.status').allTextContents()).toEqual(
+      delivered.map(() => 'DELIVERED'),
+    );
+
+    await results(page).first().getByRole('button', { name: 'Details' }).click();
+    const detail = page.locator('#detail');
+    await detail.getByRole('heading', { name: /^IMP-2026-/ }).waitFor();
+    await expect(detail.locator('caption').allTextContents()).resolves.toEqual([
+      'Parties',
+      'Containers',
+      'Voyages',
+    ]);
+    await expect(detail.textContent()).resolves.toContain('MSC AURORA');
+    await page.screenshot({ path: `${SCREENSHOTS}/detail-desktop.png`, fullPage: true });
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a change of a process without a reload', async () => {
+    if (browser === null) return;
+    const page = await openPortal(`${apiOrigin}/portal/?refresh=1`);
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    const changed = gateway.all().find((process) => process.numero === 'IMP-2026-000003')!;
+    gateway.put({
+      ...changed,
+      status: 'ARRIVED',
+      updatedAt: '2026-04-01T09:00:00Z',
+      events: [
+        ...changed.events,
+        anEvent({
+          id: 'IMP-2026-000003-4',
+          code: 'ARRIVED',
+          description: 'Navio chegou a Santos',
+          occurredAt: '2026-04-01T08:00:00Z',
+        }),
+      ],
+    });
+    await syncNow(testApp);
+
+    const first = results(page).first();
+    await first.getByRole('heading', { name: 'IMP-2026-000003' }).waitFor({ timeout: 15_000 });
+    await expect(first.locator('.status').textContent()).resolves.toBe('ARRIVED');
+    await expect(first.locator('.timeline-event.last').getAttribute('aria-label')).resolves.toContain(
+      'Navio chegou a Santos',
+    );
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('returns to the sign-in form with the API’s words when the token has expired', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    // The token the API hands out, swapped for one of the same user that expired an hour ago.
+    await page.route('**/api/auth/login', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { accessToken: string };
+      const sub = testApp.app.get(JwtService).decode<{ sub: string }>(body.accessToken).sub;
+      const expired = await testApp.app
+        .get(JwtService)
+        .signAsync({ sub, iat: Math.floor(Date.now() / 1000) - 7200 }, { jwtid: 'expired' });
+      await route.fulfill({ response, json: { ...body, accessToken: expired } });
+    });
+    await signIn(page);
+
+    await expect(page.getByRole('alert').textContent()).resolves.toContain(
+      'The bearer token is invalid, expired or no longer accepted',
+    );
+    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('works from another origin listed in CORS_ORIGINS and fails cleanly from one that is not', async () => {
+    if (browser === null) return;
+    const listed = await openPortal(`${listedOrigin.origin}/portal/?api=${apiOrigin}`);
+    await signIn(listed);
+    await listed.getByText('25 processes · page 1 of 2').waitFor();
+    await listed.close();
+
+    const unlisted = await openPortal(`${unlistedOrigin.origin}/portal/?api=${apiOrigin}`);
+    await signIn(unlisted);
+    await expect(unlisted.getByRole('alert').textContent()).resolves.toContain(
+      'could not be reached from this page',
+    );
+    await expect(unlisted.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await unlisted.close();
+  });
+
+  it('is usable with the keyboard alone on a phone-width screen', async () => {
+    if (browser === null) return;
+    const page = await openPortal(`${apiOrigin}/portal/`, { width: 390, height: 844 });
+    await page.getByLabel('User name').focus();
+    await page.keyboard.type('acme');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('acme-pass-1');
+    await page.keyboard.press('Enter');
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    // Nothing wider than the screen: the timelines scroll inside their own box.
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SCREENSHOTS}/list-phone.png` });
+
+    await results(page).first().getByRole('button', { name: 'Details' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.evaluate<string | undefined>('document.activeElement?.id')).resolves.toBe('detail');
+    await page.screenshot({ path: `${SCREENSHOTS}/detail-phone.png` });
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('GET /portal', () => {
+  let enabled: TestApp;
+  let disabled: TestApp;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      '--config',
+      'portal/vite.config.ts',
+      '--logLevel',
+      'error',
+    ]);
+    enabled = await TestApp.start({ env: { PORTAL_ENABLED: 'true' } });
+    disabled = await TestApp.start({ env: { PORTAL_ENABLED: 'false' } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await enabled.close();
+    await disabled.close();
+  });
+
+  it('redirects to the page, which revalidates and allows only its own scripts', async () => {
+    await enabled.http.get('/portal').expect(301).expect('Location', '/portal/');
+    const page = await enabled.http
+      .get('/portal/')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+
+    const script = /src="(\/portal\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
+    expect(script).toBeDefined();
+    const asset = await enabled.http.get(script!).expect(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('is an ordinary 404 when disabled', async () => {
+    const response = await disabled.http
+      .get('/portal/')
+      .expect(404)
+      .expect('Content-Type', /application\/problem\+json/);
+    expect(response.body).toMatchObject({ type: '/problems/not-found' });
+  });
+});
