@@ -29,7 +29,7 @@ export class AuthController {
     type: LoginResponseDto,
     headers: { 'Cache-Control': { schema: { type: 'string', example: 'no-store' } } },
   })
-  @ApiProblemResponses(400, 401, 413, 415, 429)
+  @ApiProblemResponses(400, 401, 413, 415, 429, 503)
   login(@Body() body: LoginRequestDto, @Ip() clientAddress: string | undefined): Promise<LoginResponseDto> {
     return this.auth.login(body.username, body.password, clientAddress);
   }

@@ -21,6 +21,8 @@ export class AppConfig {
     /** `null`: the embedded PGlite in {@link pgliteDir}. */
     url: string | null;
     pgliteDir: string;
+    /** Bounds every statement, and every wait for a connection, of a PostgreSQL server. */
+    statementTimeoutMs: number;
   };
   jwt!: {
     secret: string;
@@ -85,7 +87,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     nodeEnv,
     port: vars.PORT ?? 3000,
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
-    database: { url: vars.DATABASE_URL ?? null, pgliteDir: vars.PGLITE_DIR ?? './.data/pglite' },
+    database: {
+      url: vars.DATABASE_URL ?? null,
+      pgliteDir: vars.PGLITE_DIR ?? './.data/pglite',
+      statementTimeoutMs: vars.DATABASE_STATEMENT_TIMEOUT_MS ?? 5000,
+    },
     jwt: {
       secret: vars.JWT_SECRET ?? randomBytes(48).toString('base64url'),
       secretGenerated: vars.JWT_SECRET === undefined,

@@ -38,6 +38,13 @@ export class EnvironmentVariables {
   PGLITE_DIR?: string;
 
   @IsOptional()
+  @Transform(toInteger)
+  @Min(100)
+  @Max(600_000)
+  @IsInt()
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
+  @IsOptional()
   @Transform(emptyAsUnset)
   @MinLength(32, { message: 'must be at least 32 bytes long' })
   JWT_SECRET?: string;

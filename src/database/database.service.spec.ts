@@ -31,4 +31,21 @@ onPostgres(`${DatabaseService.name} (postgres)`, () => {
       await testDatabase.drop();
     }
   });
+
+  it('bounds every statement with the configured timeout, over whatever DATABASE_URL carries', async () => {
+    const testDatabase = await createTestDatabase('postgres');
+    const url = new URL(testDatabase.options.url!);
+    url.searchParams.set('options', '-c statement_timeout=60000');
+    const database = await DatabaseService.connect({ ...testDatabase.options, url: url.toString(), statementTimeoutMs: 300 });
+    try {
+      await expect(database.db.execute(sql`SELECT pg_sleep(2)`)).rejects.toMatchObject({
+        cause: expect.objectContaining({ code: '57014' }),
+      });
+      // The connection that timed out is still good for the next statement.
+      await expect(database.ping()).resolves.toBeUndefined();
+    } finally {
+      await database.close();
+      await testDatabase.drop();
+    }
+  });
 });

@@ -21,9 +21,18 @@ export interface DatabaseOptions {
   url: string | null;
   /** PGlite data directory, or `memory://` for a throwaway in-memory database. */
   pgliteDir: string;
+  /**
+   * PostgreSQL: bounds each statement on the server, each wait for a connection, and each answer
+   * on the client (a server that stops answering without closing the socket). Unset: unbounded,
+   * for tools that run long statements (migrations run on a connection of their own either way).
+   */
+  statementTimeoutMs?: number;
   /** Sees every statement the service's queries send (tests count them; debugging). */
   queryLogger?: QueryLogger;
 }
+
+/** How much longer than the server's own timeout the client waits before it gives up on a reply. */
+const CLIENT_TIMEOUT_MARGIN_MS = 1000;
 
 /** Same path from `src/database` (tests) and `dist/database` (built service). */
 const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
@@ -45,21 +54,34 @@ export class DatabaseService implements OnApplicationShutdown {
   ) {}
 
   static async connect(options: DatabaseOptions): Promise<DatabaseService> {
+    const logger = new Logger(DatabaseService.name);
     if (options.url !== null) {
       const pool = new pg.Pool({
         connectionString: options.url,
         max: 10,
         application_name: 'process-lookup',
+        keepAlive: true,
+        ...(options.statementTimeoutMs !== undefined && {
+          connectionTimeoutMillis: options.statementTimeoutMs,
+          query_timeout: options.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
+        }),
+        // Awaited before the pool hands the connection out, so nothing runs beside it. Set per
+        // session rather than as startup options, which an `options` parameter in DATABASE_URL
+        // would silently replace. The list statements are prepared, and their best plan depends on
+        // the values bound (LIMIT/OFFSET, the date range): the generic plan PostgreSQL may switch
+        // to after five executions cost the filtered list 30%.
+        // @types/pg declares a void hook, but pg-pool awaits the promise it returns.
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises
+        onConnect: async (client: pg.ClientBase) => {
+          await client.query('SET plan_cache_mode = force_custom_plan');
+          if (options.statementTimeoutMs !== undefined) {
+            await client.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+          }
+        },
       });
-      // The list statements are prepared, and their best plan depends on the values bound
-      // (LIMIT/OFFSET, the date range): the generic plan PostgreSQL may switch to after five
-      // executions cost the filtered list 30%. Set per session rather than as a startup option,
-      // which an `options` parameter in DATABASE_URL would silently replace.
-      pool.on('connect', (client) => {
-        client.query('SET plan_cache_mode = force_custom_plan').catch((error: unknown) => {
-          new Logger(DatabaseService.name).warn(`plan_cache_mode not set on a connection: ${String(error)}`);
-        });
-      });
+      // An idle connection the server closes (a restart, a failover, pg_terminate_backend, a proxy
+      // timing out) is reported here; without a listener it would be an uncaught 'error' event.
+      pool.on('error', (error) => logConnectionLoss(logger, 'a pooled connection', error));
       const db = drizzleNodePostgres(pool, { schema, logger: options.queryLogger });
       return new DatabaseService(
         db,
@@ -103,6 +125,9 @@ export class DatabaseService implements OnApplicationShutdown {
 /** Migrates over one dedicated session so a session-level advisory lock covers the whole run. */
 async function migrateWithLock(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', (error) =>
+    logConnectionLoss(new Logger(DatabaseService.name), 'the migration connection', error),
+  );
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -112,4 +137,15 @@ async function migrateWithLock(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * One line for a connection the server dropped: its SQLSTATE or socket code and message, never
+ * the connection's parameters (user, host, database), which pg's errors may carry.
+ */
+export function logConnectionLoss(logger: Logger, connection: string, error: Error): void {
+  const code = (error as { code?: unknown }).code;
+  logger.warn(
+    `${connection} to the database was lost (${typeof code === 'string' ? `${code}: ` : ''}${error.message})`,
+  );
 }

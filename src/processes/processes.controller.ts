@@ -62,7 +62,7 @@ export class ProcessesController {
     },
   })
   @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches' })
-  @ApiProblemResponses(400, 401, 429)
+  @ApiProblemResponses(400, 401, 429, 503)
   async list(
     @Query() query: ListProcessesQueryDto,
     @CurrentUser() user: AuthenticatedUser,

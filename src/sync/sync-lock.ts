@@ -1,5 +1,6 @@
+import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import type { DatabaseService } from '../database/database.service.js';
+import { logConnectionLoss, type DatabaseService } from '../database/database.service.js';
 
 /** Advisory lock key of the sync; any constant no other feature uses (migrations use 7_231_001). */
 export const SYNC_LOCK_KEY = 7_231_002;
@@ -16,9 +17,9 @@ export abstract class SyncLock {
    * between statements; the lock dies with the connection if the process does). PGlite: one
    * process owns the database, so an in-process flag per database is the whole story.
    */
-  static for(database: DatabaseService, url: string | null): SyncLock {
+  static for(database: DatabaseService, url: string | null, timeoutMs?: number): SyncLock {
     return database.driver === 'postgres' && url !== null
-      ? new PostgresAdvisorySyncLock(url)
+      ? new PostgresAdvisorySyncLock(url, SYNC_LOCK_KEY, timeoutMs)
       : new InProcessSyncLock(database);
   }
 }
@@ -27,6 +28,8 @@ export class PostgresAdvisorySyncLock extends SyncLock {
   constructor(
     private readonly url: string,
     private readonly key = SYNC_LOCK_KEY,
+    /** Bounds connecting and each statement, so a silent server cannot hold a sync run forever. */
+    private readonly timeoutMs?: number,
   ) {
     super();
   }
@@ -35,7 +38,15 @@ export class PostgresAdvisorySyncLock extends SyncLock {
     const client = new pg.Client({
       connectionString: this.url,
       application_name: 'process-lookup-sync-lock',
+      ...(this.timeoutMs !== undefined && {
+        connectionTimeoutMillis: this.timeoutMs,
+        query_timeout: this.timeoutMs,
+      }),
     });
+    // A lost lock session fails the run's unlock, not the process; the next run takes a new one.
+    client.on('error', (error) =>
+      logConnectionLoss(new Logger(SyncLock.name), 'the sync lock connection', error),
+    );
     await client.connect();
     try {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [

@@ -11,7 +11,8 @@ import { SyncService } from './sync.service.js';
 export const syncLockProvider = {
   provide: SyncLock,
   inject: [DatabaseService, AppConfig],
-  useFactory: (database: DatabaseService, config: AppConfig) => SyncLock.for(database, config.database.url),
+  useFactory: (database: DatabaseService, config: AppConfig) =>
+    SyncLock.for(database, config.database.url, config.database.statementTimeoutMs),
 };
 
 /** Pulls changes from the operations system on a schedule; exports {@link SyncService} for status and on-demand runs. */

@@ -21,6 +21,8 @@ export interface TestAppOptions {
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Another instance of the service on that app's database (PostgreSQL); its owner drops it. */
   sharingDatabaseOf?: TestApp;
+  /** Rewrites the PostgreSQL URL the service connects to (through a test proxy, say). */
+  databaseUrl?: (url: string) => string;
 }
 
 export interface TestUser {
@@ -48,7 +50,9 @@ export class TestApp {
       NODE_ENV: 'test',
       JWT_SECRET: TEST_JWT_SECRET,
       CORS_ORIGINS: 'https://portal.example.com',
-      ...(testDatabase.options.url !== null && { DATABASE_URL: testDatabase.options.url }),
+      ...(testDatabase.options.url !== null && {
+        DATABASE_URL: options.databaseUrl?.(testDatabase.options.url) ?? testDatabase.options.url,
+      }),
       PGLITE_DIR: testDatabase.options.pgliteDir,
       // No background sync: tests run it when they want it.
       SYNC_INTERVAL_S: '0',

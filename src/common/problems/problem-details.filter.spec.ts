@@ -153,6 +153,20 @@ describe(ProblemDetailsFilter.name, () => {
     );
   });
 
+  it('answers a database outage with a 503 and Retry-After, and no trace of the query', () => {
+    const outage = new Error('Failed query: select * from users where username = $1', {
+      cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    });
+
+    const response = answer(outage);
+
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json()).toMatchObject({ type: '/problems/service-unavailable', status: 503 });
+    expect(response.body).not.toMatch(/select|users|administrator/);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
   it.each([null, undefined, 'a string', 42, { status: 200 }, { status: 503 }, { statusCode: 302 }])(
     'answers 500 for the non-error %j',
     (thrown) => {

@@ -7,6 +7,8 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
+// The one piece of the database layer errors need: which driver failures are outages, not bugs.
+import { isDatabaseUnavailable } from '../../database/database-unavailable.js';
 import { RouteTable } from '../http/route-table.js';
 import { requestIdOf } from '../http/request-id.js';
 import { ProblemException, InvalidRequestException } from './problem.exception.js';
@@ -16,6 +18,9 @@ const PROBLEM_BY_STATUS = new Map<number, ProblemType>(
   Object.values(PROBLEM_TYPES).map((problem) => [problem.status, problem]),
 );
 
+/** Seconds a client is asked to wait when the database is unreachable or too slow. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** What body-parser and other Express middleware throw: a plain error with an HTTP status. */
 interface HttpStatusError {
   status?: unknown;
@@ -24,8 +29,9 @@ interface HttpStatusError {
 }
 
 /**
- * Shapes every error answer as RFC 9457 problem+json (CONTRACT §0.1). Unknown errors become a
- * bare 500 that reveals nothing; the real error is logged with the request id.
+ * Shapes every error answer as RFC 9457 problem+json. A database outage is a 503 with
+ * `Retry-After`; other unknown errors become a bare 500 that reveals nothing, and the real error is
+ * logged with the request id.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -76,6 +82,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const httpStatus = typeof status === 'number' ? status : statusCode;
     if (typeof httpStatus === 'number' && httpStatus >= 400 && httpStatus < 500) {
       return this.fromStatus(httpStatus, exception, describeMiddlewareError(exception));
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return new ProblemException(PROBLEM_TYPES.serviceUnavailable, {
+        cause: exception,
+        detail: 'The service cannot reach its database right now; retry after the time given in Retry-After',
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      });
     }
     return new ProblemException(PROBLEM_TYPES.internal, { cause: exception });
   }

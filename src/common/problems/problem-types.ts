@@ -1,4 +1,4 @@
-/** The problem types of CONTRACT §0.1: `type` URI, `title` and status, one entry each. */
+/** Every problem type the API answers with: `type` URI, `title` and status, one entry each. */
 export const PROBLEM_TYPES = {
   invalidRequest: { type: '/problems/invalid-request', title: 'Invalid request', status: 400 },
   invalidCredentials: { type: '/problems/invalid-credentials', title: 'Invalid credentials', status: 401 },
@@ -19,6 +19,8 @@ export const PROBLEM_TYPES = {
     title: 'Operations system unavailable',
     status: 503,
   },
+  // Last of the 503s: a bare 503 from elsewhere is read as this one.
+  serviceUnavailable: { type: '/problems/service-unavailable', title: 'Service unavailable', status: 503 },
 } as const;
 
 export type ProblemType = (typeof PROBLEM_TYPES)[keyof typeof PROBLEM_TYPES];
