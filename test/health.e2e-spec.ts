@@ -106,7 +106,7 @@ describe('Health', () => {
       status: 'degraded',
       enabled: true,
       available: false,
-      message: 'Redis is not connected',
+      message: 'Redis is not connected or not answering',
     });
   });
 

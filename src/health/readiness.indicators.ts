@@ -93,6 +93,6 @@ export class ReadinessIndicators {
     if (!enabled) return session.up({ enabled });
     return available
       ? session.up({ enabled, available })
-      : session.degraded({ enabled, available, message: 'Redis is not connected' });
+      : session.degraded({ enabled, available, message: 'Redis is not connected or not answering' });
   }
 }

@@ -25,7 +25,7 @@ import { ProcessesService } from './processes.service.js';
       useFactory: (redis: RedisConnection, keyPrefix: string): EnrichmentCacheStore =>
         redis.client === null
           ? new MemoryEnrichmentCacheStore()
-          : new RedisEnrichmentCacheStore(redis.client, keyPrefix),
+          : new RedisEnrichmentCacheStore(redis, keyPrefix),
     },
     { provide: Clock, useClass: SystemClock },
   ],

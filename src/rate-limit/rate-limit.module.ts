@@ -21,7 +21,7 @@ import { RedisRateLimitStore } from './redis-rate-limit.store.js';
       inject: [RedisConnection, REDIS_KEY_PREFIX, Clock],
       useFactory: (redis: RedisConnection, keyPrefix: string, clock: Clock): RateLimitStore => {
         const memory = new MemoryRateLimitStore(clock);
-        return redis.client === null ? memory : new RedisRateLimitStore(redis.client, keyPrefix, memory);
+        return redis.client === null ? memory : new RedisRateLimitStore(redis, keyPrefix, memory);
       },
     },
     LoginRateLimiter,

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { closedPort } from '../../test/support/closed-port.js';
 import {
   deleteKeys,
   TEST_REDIS_URL,
   testRedisAnswers,
   uniqueKeyPrefix,
+  whenReady,
 } from '../../test/support/test-redis.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { RedisConnection } from '../redis/redis.connection.js';
@@ -19,15 +19,15 @@ const redisAnswers = await testRedisAnswers('RedisRateLimitStore (real Redis)');
 
 (redisAnswers ? describe : describe.skip)(`${RedisRateLimitStore.name} (real Redis)`, () => {
   const keyPrefix = uniqueKeyPrefix();
-  let instanceA: Redis;
-  let instanceB: Redis;
+  let instanceA: RedisConnection;
+  let instanceB: RedisConnection;
   let storeA: RedisRateLimitStore;
   let storeB: RedisRateLimitStore;
   let key: string;
 
-  beforeAll(() => {
-    instanceA = new Redis(TEST_REDIS_URL);
-    instanceB = new Redis(TEST_REDIS_URL);
+  beforeAll(async () => {
+    instanceA = await whenReady(RedisConnection.connect(TEST_REDIS_URL));
+    instanceB = await whenReady(RedisConnection.connect(TEST_REDIS_URL));
     storeA = new RedisRateLimitStore(instanceA, keyPrefix, new MemoryRateLimitStore(new FakeClock()));
     storeB = new RedisRateLimitStore(instanceB, keyPrefix, new MemoryRateLimitStore(new FakeClock()));
   });
@@ -37,9 +37,9 @@ const redisAnswers = await testRedisAnswers('RedisRateLimitStore (real Redis)');
   });
 
   afterAll(async () => {
-    await deleteKeys(instanceA, keyPrefix);
-    instanceA.disconnect();
-    instanceB.disconnect();
+    await deleteKeys(instanceA.client!, keyPrefix);
+    await instanceA.onApplicationShutdown();
+    await instanceB.onApplicationShutdown();
   });
 
   it('counts one window across instances and blocks past the limit until it ends', async () => {
@@ -77,7 +77,7 @@ const redisAnswers = await testRedisAnswers('RedisRateLimitStore (real Redis)');
     const refused = results.find((result) => !result.allowed);
     expect(refused).toEqual({ allowed: false, retryAfterMs: expect.any(Number), window: 0 });
     expect((refused as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(59_000);
-    expect(Number(await instanceA.get(`${keyPrefix}rate-limit:${key}:address`))).toBe(10);
+    expect(Number(await instanceA.client!.get(`${keyPrefix}rate-limit:${key}:address`))).toBe(10);
   });
 
   it('releases and resets across instances', async () => {
@@ -86,11 +86,11 @@ const redisAnswers = await testRedisAnswers('RedisRateLimitStore (real Redis)');
     await storeA.reserve(windows);
     expect(await storeB.reserve(windows)).toMatchObject({ allowed: false });
     await storeB.release([key, `${key}:missing`]);
-    expect(await instanceA.exists(`${keyPrefix}rate-limit:${key}:missing`)).toBe(0);
+    expect(await instanceA.client!.exists(`${keyPrefix}rate-limit:${key}:missing`)).toBe(0);
     expect(await storeA.reserve(windows)).toEqual({ allowed: true });
     await storeB.reset([key]);
     expect(await storeA.reserve(windows)).toEqual({ allowed: true });
-    expect(await instanceA.pttl(`${keyPrefix}rate-limit:${key}`)).toBeGreaterThan(59_000);
+    expect(await instanceA.client!.pttl(`${keyPrefix}rate-limit:${key}`)).toBeGreaterThan(59_000);
   });
 
   it('names the fullest window when several are full', async () => {
@@ -128,7 +128,7 @@ describe(`${RedisRateLimitStore.name} while Redis is down`, () => {
   beforeEach(() => {
     warn.mockClear();
     sut = new RedisRateLimitStore(
-      connection.client!,
+      connection,
       'down:',
       new MemoryRateLimitStore(new FakeClock()),
       new RedisFailureLog({ warn }),

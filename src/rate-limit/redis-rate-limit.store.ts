@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { RedisFailureLog, withTimeout } from '../redis/redis-failure-log.js';
+import type { RedisConnection } from '../redis/redis.connection.js';
+import { RedisFailureLog } from '../redis/redis-failure-log.js';
 import type { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 import {
   RateLimitStore,
@@ -72,14 +72,14 @@ return 0
 
 /**
  * Counters in Redis, shared by every instance; each operation is one Lua script, so it is atomic
- * across instances. While Redis fails (down, or no answer within the command timeout) the
+ * across instances. While Redis fails (down, silent, or skipped by the connection's circuit) the
  * instance counts in memory instead: limits stay in force, per instance, and no request is ever
  * refused or failed because Redis is down. The multi-key scripts assume a single Redis (not a
  * cluster).
  */
 export class RedisRateLimitStore extends RateLimitStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keyPrefix: string,
     private readonly fallback: MemoryRateLimitStore,
     private readonly failures = new RedisFailureLog(new Logger(RedisRateLimitStore.name)),
@@ -95,8 +95,8 @@ export class RedisRateLimitStore extends RateLimitStore {
   ): Promise<ThrottlerStorageRecord> {
     const hitsKey = this.keyOf(key);
     try {
-      const [hits, ttlMs, blockedMs] = (await withTimeout(
-        this.redis.eval(INCREMENT, 2, hitsKey, `${hitsKey}:blocked`, ttl, limit, blockDuration),
+      const [hits, ttlMs, blockedMs] = (await this.redis.run((client) =>
+        client.eval(INCREMENT, 2, hitsKey, `${hitsKey}:blocked`, ttl, limit, blockDuration),
       )) as [number, number, number];
       return {
         totalHits: hits,
@@ -112,8 +112,8 @@ export class RedisRateLimitStore extends RateLimitStore {
 
   async reserve(windows: LimitWindow[]): Promise<ReserveResult> {
     try {
-      const [retryAfterMs, fullest] = (await withTimeout(
-        this.redis.eval(
+      const [retryAfterMs, fullest] = (await this.redis.run((client) =>
+        client.eval(
           RESERVE,
           windows.length,
           ...windows.map((window) => this.keyOf(window.key)),
@@ -129,7 +129,9 @@ export class RedisRateLimitStore extends RateLimitStore {
 
   async release(keys: string[]): Promise<void> {
     try {
-      await withTimeout(this.redis.eval(RELEASE, keys.length, ...keys.map((key) => this.keyOf(key))));
+      await this.redis.run((client) =>
+        client.eval(RELEASE, keys.length, ...keys.map((key) => this.keyOf(key))),
+      );
     } catch (error) {
       this.failures.warn('rate limits are counted per instance', error);
       await this.fallback.release(keys);
@@ -138,7 +140,7 @@ export class RedisRateLimitStore extends RateLimitStore {
 
   async reset(keys: string[]): Promise<void> {
     try {
-      await withTimeout(this.redis.del(...keys.map((key) => this.keyOf(key))));
+      await this.redis.run((client) => client.del(...keys.map((key) => this.keyOf(key))));
     } catch (error) {
       this.failures.warn('rate limits are counted per instance', error);
       await this.fallback.reset(keys);

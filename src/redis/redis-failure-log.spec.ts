@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { RedisFailureLog, withTimeout } from './redis-failure-log.js';
+import { RedisFailureLog } from './redis-failure-log.js';
 
 describe(RedisFailureLog.name, () => {
   it('warns at most once an interval and reports how many failures it held back', () => {
@@ -20,15 +20,5 @@ describe(RedisFailureLog.name, () => {
     expect(warn).toHaveBeenLastCalledWith(
       'Redis unavailable, cache reads are misses: timeout (2 more failures since the last warning)',
     );
-  });
-});
-
-describe(withTimeout.name, () => {
-  it('passes the answer through', async () => {
-    await expect(withTimeout(Promise.resolve('OK'), 50)).resolves.toBe('OK');
-  });
-
-  it('gives up on a command that does not answer', async () => {
-    await expect(withTimeout(new Promise(() => undefined), 20)).rejects.toThrow('no answer within 20 ms');
   });
 });

@@ -31,19 +31,3 @@ export class RedisFailureLog {
     this.suppressed = 0;
   }
 }
-
-/** How long a Redis command may take before the caller gives up on it and works around Redis. */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
-
-/**
- * Rejects when `command` takes longer than `timeoutMs`. The connection already fails fast while
- * Redis is down; this covers a Redis that accepts connections but does not answer.
- */
-export function withTimeout<T>(command: Promise<T>, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    timer.unref();
-  });
-  return Promise.race([command, timeout]).finally(() => clearTimeout(timer));
-}

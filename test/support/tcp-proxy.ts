@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export class TcpProxy {
   private frozen = false;
   private readonly pairs = new Set<[Socket, Socket]>();
+  /** Bytes the clients have sent towards the server so far (what the service asked of it). */
+  bytesToServer = 0;
 
   private constructor(private readonly server: Server) {}
 
@@ -61,6 +63,7 @@ export class TcpProxy {
     const upstream = createConnection(target);
     const pair: [Socket, Socket] = [client, upstream];
     this.pairs.add(pair);
+    client.on('data', (chunk: Buffer) => (this.bytesToServer += chunk.length));
     client.pipe(upstream);
     upstream.pipe(client);
     if (this.frozen) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { RedisConnection } from '../../src/redis/redis.connection.js';
 
 /** The Redis the Redis suites use: `TEST_REDIS_URL`, or the local default. */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -49,4 +50,11 @@ export async function deleteKeys(client: Redis, prefix: string): Promise<void> {
     if (keys.length > 0) await client.del(...keys);
     cursor = next;
   } while (cursor !== '0');
+}
+
+/** Resolves once `connection` can take commands (it refuses them while connecting). */
+export async function whenReady(connection: RedisConnection): Promise<RedisConnection> {
+  const client = connection.client!;
+  if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
+  return connection;
 }

@@ -12,6 +12,7 @@ import {
   TEST_REDIS_URL,
   testRedisAnswers,
   uniqueKeyPrefix,
+  whenReady,
 } from '../../../test/support/test-redis.js';
 import { RedisConnection } from '../../redis/redis.connection.js';
 import { RedisFailureLog } from '../../redis/redis-failure-log.js';
@@ -28,19 +29,24 @@ const redisAnswers = await testRedisAnswers('RedisEnrichmentCacheStore (real Red
 (redisAnswers ? describe : describe.skip)(`${RedisEnrichmentCacheStore.name} (real Redis)`, () => {
   const keyPrefix = uniqueKeyPrefix();
   let redis: Redis;
+  let connections: RedisConnection[];
   let sut: RedisEnrichmentCacheStore;
   let otherInstance: RedisEnrichmentCacheStore;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     redis = new Redis(TEST_REDIS_URL);
-    sut = new RedisEnrichmentCacheStore(redis, keyPrefix);
-    otherInstance = new RedisEnrichmentCacheStore(new Redis(TEST_REDIS_URL), keyPrefix);
+    connections = await Promise.all([
+      whenReady(RedisConnection.connect(TEST_REDIS_URL)),
+      whenReady(RedisConnection.connect(TEST_REDIS_URL)),
+    ]);
+    sut = new RedisEnrichmentCacheStore(connections[0]!, keyPrefix);
+    otherInstance = new RedisEnrichmentCacheStore(connections[1]!, keyPrefix);
   });
 
   afterAll(async () => {
     await deleteKeys(redis, keyPrefix);
     redis.disconnect();
-    (otherInstance as unknown as { redis: Redis }).redis.disconnect();
+    await Promise.all(connections.map((connection) => connection.onApplicationShutdown()));
   });
 
   it('shares entries between instances as JSON with a PX expiry', async () => {
@@ -68,7 +74,7 @@ const redisAnswers = await testRedisAnswers('RedisEnrichmentCacheStore (real Red
   it('treats a value that is not JSON as a miss', async () => {
     await redis.set(`${keyPrefix}enrichment:IMP-2026-000402`, '{not json', 'PX', 60_000);
     const warn = jest.fn<(message: string) => void>();
-    const store = new RedisEnrichmentCacheStore(redis, keyPrefix, new RedisFailureLog({ warn }));
+    const store = new RedisEnrichmentCacheStore(connections[0]!, keyPrefix, new RedisFailureLog({ warn }));
     expect(await store.get('IMP-2026-000402')).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
   });
@@ -89,7 +95,7 @@ describe(`${RedisEnrichmentCacheStore.name} while Redis is down`, () => {
 
   it('reads misses and skips writes, never throws, and warns once', async () => {
     const warn = jest.fn<(message: string) => void>();
-    const sut = new RedisEnrichmentCacheStore(connection.client!, 'down:', new RedisFailureLog({ warn }));
+    const sut = new RedisEnrichmentCacheStore(connection, 'down:', new RedisFailureLog({ warn }));
 
     await expect(sut.set('IMP-2026-000321', entry, 60_000)).resolves.toBeUndefined();
     for (let read = 0; read < 5; read += 1) await expect(sut.get('IMP-2026-000321')).resolves.toBeUndefined();

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { RedisFailureLog, withTimeout } from '../../redis/redis-failure-log.js';
+import type { RedisConnection } from '../../redis/redis.connection.js';
+import { RedisFailureLog } from '../../redis/redis-failure-log.js';
 import { EnrichmentCacheStore, type CachedEnrichment } from './enrichment-cache.store.js';
 
 /**
@@ -10,7 +10,7 @@ import { EnrichmentCacheStore, type CachedEnrichment } from './enrichment-cache.
  */
 export class RedisEnrichmentCacheStore extends EnrichmentCacheStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keyPrefix: string,
     private readonly failures = new RedisFailureLog(new Logger(RedisEnrichmentCacheStore.name)),
   ) {
@@ -19,7 +19,7 @@ export class RedisEnrichmentCacheStore extends EnrichmentCacheStore {
 
   async get(numero: string): Promise<CachedEnrichment | undefined> {
     try {
-      const value = await withTimeout(this.redis.get(this.keyOf(numero)));
+      const value = await this.redis.run((client) => client.get(this.keyOf(numero)));
       return value === null ? undefined : (JSON.parse(value) as CachedEnrichment);
     } catch (error) {
       this.failures.warn('detail cache reads are misses', error);
@@ -30,7 +30,9 @@ export class RedisEnrichmentCacheStore extends EnrichmentCacheStore {
   async set(numero: string, entry: CachedEnrichment, ttlMs: number): Promise<void> {
     if (ttlMs <= 0) return;
     try {
-      await withTimeout(this.redis.set(this.keyOf(numero), JSON.stringify(entry), 'PX', Math.ceil(ttlMs)));
+      await this.redis.run((client) =>
+        client.set(this.keyOf(numero), JSON.stringify(entry), 'PX', Math.ceil(ttlMs)),
+      );
     } catch (error) {
       this.failures.warn('detail cache writes are skipped', error);
     }
