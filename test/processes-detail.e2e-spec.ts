@@ -1,5 +1,6 @@
 import { Clock } from '../src/common/clock.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
+import type { CustomsDeclaration } from '../src/operations/operations.types.js';
 import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeClock } from './fakes/fake-clock.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
@@ -13,7 +14,22 @@ const STALE_TTL_S = 3600;
 describe.each(TEST_DATABASE_TARGETS)('GET /api/processes/{numero} (%s)', (target) => {
   const gateway = new FakeOperationsGateway();
   const clock = new FakeClock();
-  const seaProcess = anOperationsProcess({ numero: 'IMP-2026-000777', containers: ['CSQU3054383'] });
+  const customs: CustomsDeclaration = {
+    declarationType: 'DUIMP',
+    declarationNumber: '26BR0000123456-7',
+    registeredAt: '2026-03-20T14:05:00Z',
+    channel: 'RED',
+    channelAssignedAt: '2026-03-20T18:40:00Z',
+    clearedAt: null,
+    ceMercante: { master: '152605012345678', house: '152605012345679' },
+  };
+  const seaProcess = anOperationsProcess({
+    numero: 'IMP-2026-000777',
+    containers: ['CSQU3054383'],
+    customsChannel: 'RED',
+    customs,
+    freeTimeEndsAt: '2026-04-02',
+  });
   const airProcess = anOperationsProcess({
     numero: 'EXP-2026-000888',
     type: 'EXPORT',
@@ -72,8 +88,11 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes/{numero} (%s)', (target
       shipment: upstream.shipment,
       containers: upstream.containers,
       voyages: upstream.voyages,
+      customs,
       enrichment: { status: 'FRESH', fetchedAt: clock.now().toISOString().replace('.000Z', 'Z') },
     });
+    expect(response.body.summary).toMatchObject({ customsChannel: 'RED', freeTimeEndsAt: '2026-04-02' });
+    expect(response.body.containers[0].freeTimeEndsAt).toBe('2026-04-02');
     expect(response.body.summary.containers).toEqual(['CSQU3054383']);
     expect(response.body.lastFollow).toEqual(response.body.follow.at(-1));
     expect(gateway.detailCalls).toEqual([seaProcess.numero]);
@@ -143,6 +162,12 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes/{numero} (%s)', (target
   it('matches the numero case-insensitively', async () => {
     const response = await detail(seaProcess.numero.toLowerCase()).expect(200);
     expect(response.body.numero).toBe(seaProcess.numero);
+  });
+
+  it('omits customs until a declaration is registered', async () => {
+    const response = await detail(airProcess.numero).expect(200);
+    expect(response.body).not.toHaveProperty('customs');
+    expect(response.body.summary).toMatchObject({ customsChannel: null, freeTimeEndsAt: null });
   });
 
   it('omits containers and voyages when the operations system has none', async () => {

@@ -6,6 +6,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -15,6 +16,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { CONTAINER_NUMBER_FORMAT } from '../common/iso6346.js';
+import type { CustomsDeclaration } from '../operations/operations.types.js';
 import {
   CUSTOMS_CHANNELS,
   NUMERO_PATTERN,
@@ -90,6 +92,9 @@ export const processes = pgTable(
     eta: calendarDate('eta'),
     arrivalDate: calendarDate('arrival_date'),
     customsChannel: text('customs_channel', { enum: CUSTOMS_CHANNELS }),
+    /** The customs declaration as the operations system sent it; null before one is registered. */
+    customs: jsonb('customs').$type<CustomsDeclaration>(),
+    freeTimeEndsAt: calendarDate('free_time_ends_at'),
     followCount: integer('follow_count').notNull(),
     /** The operations system's last change of the process (CONTRACT `updatedAt`). */
     updatedAt: instant('updated_at').notNull(),

@@ -1,5 +1,6 @@
 import type {
   CustomsChannel,
+  DeclarationType,
   FollowUpCode,
   PartyRole,
   ProcessStatus,
@@ -33,6 +34,26 @@ export interface Customer {
   name: string;
 }
 
+/** The CE-Mercante (the merchant-navy bill of lading record) of a sea import: 15-digit numbers. */
+export interface CeMercante {
+  master: string;
+  house: string | null;
+}
+
+/** The customs declaration of a process and where clearance stands. */
+export interface CustomsDeclaration {
+  declarationType: DeclarationType;
+  /** As Siscomex writes it: DI `yy/nnnnnnn-d`, DUIMP and DU-E `yyBRnnnnnnnnnn-d`. */
+  declarationNumber: string;
+  registeredAt: Instant;
+  /** The parametrisation channel; null until assigned. */
+  channel: CustomsChannel | null;
+  channelAssignedAt: Instant | null;
+  clearedAt: Instant | null;
+  /** Sea imports only. */
+  ceMercante: CeMercante | null;
+}
+
 /** A process as the operations system lists it: the core the service stores and lists. */
 export interface OperationsProcess {
   numero: string;
@@ -49,7 +70,12 @@ export interface OperationsProcess {
   arrivalDate: CalendarDate | null;
   /** ISO 6346 container numbers, normalised (11 upper-case characters, no separators). */
   containers: string[];
+  /** Always `customs.channel` when there is a declaration. */
   customsChannel: CustomsChannel | null;
+  /** The earliest end of free time of the process's containers (imports, once arrived). */
+  freeTimeEndsAt: CalendarDate | null;
+  /** Null until a declaration is registered. */
+  customs: CustomsDeclaration | null;
   /** Every follow-up event of the process, in any order. */
   events: FollowUpEvent[];
 }
@@ -86,6 +112,8 @@ export interface Container {
   type: string | null;
   sealNumber: string | null;
   grossWeightKg: number | null;
+  /** The last day of free time (demurrage from the next day): imports, once the container arrived. */
+  freeTimeEndsAt: CalendarDate | null;
 }
 
 export interface Voyage {

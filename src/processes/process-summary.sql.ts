@@ -7,7 +7,7 @@ const utcInstant = (column: SQL | AnyPgColumn) =>
   sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
 /**
- * The outer row's whole follow-up history, ordered (CONTRACT §5), as a JSON array. The location
+ * The outer row's whole follow-up history, ordered by time then id, as a JSON array. The location
  * subquery has no FROM of its own, so the planner folds it into the row: no subplan per event.
  */
 const followOfProcess = sql`
@@ -30,7 +30,7 @@ const containersOfProcess = sql`coalesce((
 ), '{}')`;
 
 /**
- * The outer `processes` row (joined with its `customers` row) as the list item of CONTRACT §5,
+ * The outer `processes` row (joined with its `customers` row) as a list item,
  * rendered to JSON text by PostgreSQL. Node then joins a page's items instead of mapping rows,
  * parsing their events and serialising it all again: that was most of a list request's CPU.
  *
@@ -59,6 +59,7 @@ const processSummaryFragment = sql`(
              ${processes.arrivalDate} AS "arrivalDate",
              ${containersOfProcess} AS containers,
              ${processes.customsChannel} AS "customsChannel",
+             ${processes.freeTimeEndsAt} AS "freeTimeEndsAt",
              ${processes.followCount} AS "followCount"
       FROM (SELECT ${customers.id} AS id, ${customers.name} AS name) customer,
            (SELECT ${processes.originCode} AS code, ${processes.originName} AS name) origin,

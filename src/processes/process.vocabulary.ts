@@ -26,6 +26,10 @@ export type TransportMode = (typeof TRANSPORT_MODES)[number];
 export const CUSTOMS_CHANNELS = ['GREEN', 'YELLOW', 'RED', 'GRAY'] as const;
 export type CustomsChannel = (typeof CUSTOMS_CHANNELS)[number];
 
+/** DI and DUIMP for imports (DUIMP replacing DI during 2025-2026), DU-E for exports. */
+export const DECLARATION_TYPES = ['DI', 'DUIMP', 'DUE'] as const;
+export type DeclarationType = (typeof DECLARATION_TYPES)[number];
+
 export const FOLLOW_UP_CODES = [
   'PROCESS_OPENED',
   'BOOKING_CONFIRMED',

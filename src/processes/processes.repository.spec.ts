@@ -174,6 +174,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
       arrivalDate: null,
       containers: [],
       customsChannel: 'GREEN',
+      freeTimeEndsAt: '2026-04-27',
       events: [
         anEvent({
           id: 'b',
@@ -209,6 +210,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
             arrivalDate: null,
             containers: [],
             customsChannel: 'GREEN',
+            freeTimeEndsAt: '2026-04-27',
             followCount: 2,
           },
           lastFollow: note,
@@ -275,8 +277,9 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     const found = await sut.findVisible('imp-2026-000007', { customerIds: ['acme'] });
     const foreign = await sut.findVisible('IMP-2026-000110', { customerIds: ['acme'] });
 
-    expect(found?.numero).toBe('IMP-2026-000007');
-    expect(found?.lastFollow).toEqual(found?.follow.at(-1));
+    expect(found?.summary.numero).toBe('IMP-2026-000007');
+    expect(found?.summary.lastFollow).toEqual(found?.summary.follow.at(-1));
+    expect(found?.customs).toBeNull();
     expect(foreign).toBeNull();
   });
 
@@ -286,7 +289,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     const byNone = await sut.findVisible('IMP-2026-000110', { customerIds: [] });
     const again = await sut.findVisible('IMP-2026-000111', { customerIds: ['initech', 'globex'] });
 
-    expect([byStaff?.numero, bySeveral?.numero, byNone, again?.numero]).toEqual([
+    expect([byStaff?.summary.numero, bySeveral?.summary.numero, byNone, again?.summary.numero]).toEqual([
       'IMP-2026-000110',
       'IMP-2026-000110',
       null,

@@ -11,6 +11,7 @@ import {
   processDailyCounts,
   processes,
 } from '../database/schema.js';
+import type { CustomsDeclaration } from '../operations/operations.types.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessListCriteria, ProcessSort, Visibility } from './process-list.criteria.js';
 import { processSummaryJson } from './process-summary.sql.js';
@@ -36,6 +37,17 @@ export interface ProcessPage {
 }
 
 /** A statement prepared once per shape, executed with the request's values. */
+/** What the detail reads of a stored process. */
+export interface StoredProcess {
+  summary: ProcessSummaryDto;
+  customs: CustomsDeclaration | null;
+}
+
+interface FoundRow {
+  json: string;
+  customs: CustomsDeclaration | null;
+}
+
 interface PreparedRead<Row> {
   execute(values: StatementValues): Promise<Row[]>;
 }
@@ -80,7 +92,7 @@ const param = {
 @Injectable()
 export class ProcessesRepository {
   private readonly listStatements = new Map<string, ListStatements>();
-  private readonly findStatements = new Map<Multiplicity, PreparedRead<{ json: string }>>();
+  private readonly findStatements = new Map<Multiplicity, PreparedRead<FoundRow>>();
 
   constructor(private readonly database: DatabaseService) {}
 
@@ -108,12 +120,15 @@ export class ProcessesRepository {
     return { items: JsonText.array(rows.map(toSummaryJson)), totalItems };
   }
 
-  /** The process if it exists and the caller may see it; the two cases are not told apart. */
-  async findVisible(numero: string, visibility: Visibility): Promise<ProcessSummaryDto | null> {
+  /**
+   * The process if it exists and the caller may see it (the two cases are not told apart): its
+   * list item, and the customs declaration stored with it, which only the detail shows.
+   */
+  async findVisible(numero: string, visibility: Visibility): Promise<StoredProcess | null> {
     const customers = multiplicityOf(visibility.customerIds);
     const statement = preparedOnce(this.findStatements, customers, () => this.prepareFind(customers));
     const [row] = await statement.execute({ numero, ...visibilityValues(visibility) });
-    return row === undefined ? null : toSummaryJson(row).parse();
+    return row === undefined ? null : { summary: toSummaryJson(row).parse(), customs: row.customs };
   }
 
   private listStatementsFor(criteria: ProcessListCriteria, visibility: Visibility): ListStatements {
@@ -190,11 +205,14 @@ export class ProcessesRepository {
       );
   }
 
-  private prepareFind(customers: Multiplicity): PreparedRead<{ json: string }> {
-    const find = this.selectSummaries()
+  private prepareFind(visibleCustomers: Multiplicity): PreparedRead<FoundRow> {
+    const find = this.database.db
+      .select({ json: processSummaryJson, customs: processes.customs })
+      .from(processes)
+      .innerJoin(customers, eq(customers.id, processes.customerId))
       .where(
         and(
-          matching(processes.customerId, customers, param.customerId, param.customerIds),
+          matching(processes.customerId, visibleCustomers, param.customerId, param.customerIds),
           sql`lower(${processes.numero}) = lower(${param.numero})`,
         ),
       )

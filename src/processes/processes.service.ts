@@ -41,8 +41,9 @@ export class ProcessesService {
 
   /** Visibility is settled in the database before the operations system is asked anything. */
   async detail(numero: string, user: AuthenticatedUser): Promise<ProcessDetailResponseDto> {
-    const process = await this.repository.findVisible(numero, visibilityOf(user));
-    if (process === null) throw notFound(numero);
+    const stored = await this.repository.findVisible(numero, visibilityOf(user));
+    if (stored === null) throw notFound(numero);
+    const { summary: process, customs } = stored;
 
     const enrichment = await this.enrichment.enrich(process.numero).catch((error: unknown) => {
       if (!(error instanceof OperationsUnavailableError)) throw error;
@@ -63,6 +64,7 @@ export class ProcessesService {
       shipment,
       ...(containers.length > 0 && { containers }),
       ...(voyages.length > 0 && { voyages }),
+      ...(customs !== null && { customs }),
       enrichment: { status: enrichment.status, fetchedAt: enrichment.fetchedAt },
     };
   }

@@ -95,6 +95,8 @@ export class ProcessPageWriter {
       eta: process.eta,
       arrival_date: process.arrivalDate,
       customs_channel: process.customsChannel,
+      customs: process.customs,
+      free_time_ends_at: process.freeTimeEndsAt,
       follow_count: process.events.length,
       updated_at: process.updatedAt,
     }));
@@ -103,22 +105,24 @@ export class ProcessPageWriter {
       sql`
       INSERT INTO processes (numero, customer_id, status, type, mode, customer_reference, origin_code,
                              origin_name, destination_code, destination_name, shipment_date, eta,
-                             arrival_date, customs_channel, follow_count, updated_at, synced_at)
+                             arrival_date, customs_channel, customs, free_time_ends_at, follow_count,
+                             updated_at, synced_at)
       SELECT numero, customer_id, status, type, mode, customer_reference, origin_code, origin_name,
              destination_code, destination_name, shipment_date, eta, arrival_date, customs_channel,
-             follow_count, updated_at, now()
+             customs, free_time_ends_at, follow_count, updated_at, now()
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS p(
              numero text, customer_id text, status text, type text, mode text, customer_reference text,
              origin_code text, origin_name text, destination_code text, destination_name text,
-             shipment_date date, eta date, arrival_date date, customs_channel text, follow_count integer,
-             updated_at timestamptz)
+             shipment_date date, eta date, arrival_date date, customs_channel text, customs jsonb,
+             free_time_ends_at date, follow_count integer, updated_at timestamptz)
       ON CONFLICT (numero) DO UPDATE SET
              customer_id = excluded.customer_id, status = excluded.status, type = excluded.type,
              mode = excluded.mode, customer_reference = excluded.customer_reference,
              origin_code = excluded.origin_code, origin_name = excluded.origin_name,
              destination_code = excluded.destination_code, destination_name = excluded.destination_name,
              shipment_date = excluded.shipment_date, eta = excluded.eta, arrival_date = excluded.arrival_date,
-             customs_channel = excluded.customs_channel, follow_count = excluded.follow_count,
+             customs_channel = excluded.customs_channel, customs = excluded.customs,
+             free_time_ends_at = excluded.free_time_ends_at, follow_count = excluded.follow_count,
              updated_at = excluded.updated_at, synced_at = excluded.synced_at
       -- Never let an older copy overwrite a newer one, whatever order pages arrive in.
       WHERE processes.updated_at < excluded.updated_at

@@ -25,6 +25,8 @@ export function anOperationsProcess(overrides: Partial<OperationsProcess> = {}):
     arrivalDate: null,
     containers: ['MSCU1234566'],
     customsChannel: null,
+    freeTimeEndsAt: null,
+    customs: null,
     events: [
       anEvent({ id: `${numero}-e1`, code: 'PROCESS_OPENED', occurredAt: '2026-02-01T10:00:00Z' }),
       anEvent({ id: `${numero}-e2`, code: 'DEPARTED', occurredAt: '2026-02-21T03:00:00Z' }),
@@ -74,6 +76,7 @@ export function anOperationsDetail(
       type: '40HC',
       sealNumber: 'SL123456',
       grossWeightKg: 9100,
+      freeTimeEndsAt: process.freeTimeEndsAt,
     })),
     voyages:
       process.mode === 'SEA'

@@ -118,6 +118,8 @@ describe('parseChangedProcessesPage', () => {
           arrivalDate: null,
           containers: ['MSCU1234565'],
           customsChannel: null,
+          freeTimeEndsAt: null,
+          customs: null,
           events: [
             {
               id: 'evt_1',
@@ -131,6 +133,57 @@ describe('parseChangedProcessesPage', () => {
       ],
     });
     expect(logger.messages).toEqual([]);
+  });
+
+  it('maps the customs declaration and free time, normalising their instants', () => {
+    const customs = {
+      declarationType: 'DUIMP',
+      declarationNumber: '26BR0000123456-7',
+      registeredAt: '2026-03-20T11:05:00-03:00',
+      channel: 'RED',
+      channelAssignedAt: '2026-03-20T18:40:00Z',
+      ceMercante: { master: '152605012345678', house: '152605012345679' },
+    };
+    const { items } = parseOne(wireProcess({ customsChannel: 'RED', customs, freeTimeEndsAt: '2026-04-02' }));
+
+    expect(items[0]).toMatchObject({
+      customsChannel: 'RED',
+      freeTimeEndsAt: '2026-04-02',
+      customs: { ...customs, registeredAt: '2026-03-20T14:05:00Z', clearedAt: null },
+    });
+  });
+
+  it.each([
+    [
+      'a channel that differs from customs.channel',
+      { customsChannel: 'GREEN' },
+      'customsChannel: must equal customs.channel',
+    ],
+    ['an unknown declaration type', { customs: { declarationType: 'DSI' } }, 'customs.declarationType'],
+    [
+      'a CE-Mercante number that is not 15 digits',
+      { customs: { ceMercante: { master: '1526' } } },
+      'customs.ceMercante.master',
+    ],
+    ['an impossible free-time date', { freeTimeEndsAt: '2026-02-30' }, 'freeTimeEndsAt'],
+  ])('drops an item with %s', (_case, change, reason) => {
+    const customs = {
+      declarationType: 'DI',
+      declarationNumber: '26/0123456-1',
+      registeredAt: '2026-03-20T14:05:00Z',
+      channel: 'RED',
+      channelAssignedAt: null,
+      clearedAt: null,
+      ceMercante: null,
+    };
+    const wire = { customsChannel: 'RED', customs, ...change };
+    if ('customs' in change) wire.customs = { ...customs, ...change.customs } as typeof customs;
+    const logger = capturingLogger();
+
+    const page = parseChangedProcessesPage({ items: [wireProcess(wire)], nextCursor: null }, logger);
+
+    expect(page.items).toEqual([]);
+    expect(logger.messages.join('\n')).toContain(reason);
   });
 
   it('normalises instants, containers, places and strings', () => {
@@ -337,7 +390,15 @@ describe('parseProcessDetail', () => {
         grossWeightKg: 18250.5,
         volumeM3: 54.2,
       },
-      containers: [{ number: 'MSCU1234565', type: '40HC', sealNumber: 'SL123456', grossWeightKg: 9100 }],
+      containers: [
+        {
+          number: 'MSCU1234565',
+          type: '40HC',
+          sealNumber: 'SL123456',
+          grossWeightKg: 9100,
+          freeTimeEndsAt: null,
+        },
+      ],
       voyages: [
         {
           sequence: 1,

@@ -3,6 +3,7 @@ import { toUtcInstant } from '../../common/instant.js';
 import { CONTAINER_NUMBER_FORMAT, normalizeContainerNumber } from '../../common/iso6346.js';
 import {
   CUSTOMS_CHANNELS,
+  DECLARATION_TYPES,
   FOLLOW_UP_CODES,
   NUMERO_PATTERN,
   PARTY_ROLES,
@@ -19,8 +20,8 @@ import type {
 } from '../operations.types.js';
 
 /**
- * The anti-corruption layer between the operations system's wire format (CONTRACT §8: camelCase
- * JSON mirroring our types) and our types. Nothing upstream is trusted: every field is validated,
+ * The anti-corruption layer between the operations system's wire format (camelCase JSON mirroring
+ * our types) and our types. Nothing upstream is trusted: every field is validated,
  * and what passes is normalised:
  *
  * - Instants must carry an offset (`Z` or `±hh:mm`) and are emitted in one canonical form,
@@ -87,6 +88,33 @@ const followUpEvent = z.object({
   location: place.nullish().transform((value) => value ?? null),
 });
 
+const optionalChannel = z
+  .enum(CUSTOMS_CHANNELS)
+  .nullish()
+  .transform((value) => value ?? null);
+
+const ceMercanteNumber = z.string().regex(/^\d{15}$/, 'must be 15 digits');
+
+/**
+ * The declaration's number is kept as written (its format is the operations system's business);
+ * its type decides which numbers may follow.
+ */
+const customsDeclaration = z.object({
+  declarationType: z.enum(DECLARATION_TYPES),
+  declarationNumber: requiredText,
+  registeredAt: instant,
+  channel: optionalChannel,
+  channelAssignedAt: optionalInstant,
+  clearedAt: optionalInstant,
+  ceMercante: z
+    .object({
+      master: ceMercanteNumber,
+      house: ceMercanteNumber.nullish().transform((value) => value ?? null),
+    })
+    .nullish()
+    .transform((value) => value ?? null),
+});
+
 const operationsProcess = z.object({
   numero,
   status: z.enum(PROCESS_STATUSES),
@@ -101,10 +129,9 @@ const operationsProcess = z.object({
   eta: optionalDate,
   arrivalDate: optionalDate,
   containers: z.array(containerNumber).transform((numbers) => [...new Set(numbers)]),
-  customsChannel: z
-    .enum(CUSTOMS_CHANNELS)
-    .nullish()
-    .transform((value) => value ?? null),
+  customsChannel: optionalChannel,
+  freeTimeEndsAt: optionalDate,
+  customs: customsDeclaration.nullish().transform((value) => value ?? null),
   events: z.array(followUpEvent).superRefine((events, context) => {
     const seen = new Set<string>();
     for (const [index, event] of events.entries()) {
@@ -114,7 +141,12 @@ const operationsProcess = z.object({
       seen.add(event.id);
     }
   }),
-}) satisfies z.ZodType<OperationsProcess, unknown>;
+})
+  // The list, the detail and the change feed show one channel: a process saying two is refused.
+  .refine((process) => process.customs === null || process.customs.channel === process.customsChannel, {
+    path: ['customsChannel'],
+    message: 'must equal customs.channel',
+  }) satisfies z.ZodType<OperationsProcess, unknown>;
 
 const changedProcessesEnvelope = z.object({
   items: z.array(z.unknown()),
@@ -157,7 +189,7 @@ const processDetail = z.object({
     grossWeightKg: optionalNonNegative,
     volumeM3: optionalNonNegative,
   }),
-  // CONTRACT §4.4: the key is absent when the operations system has none.
+  // The key may be absent when the operations system has none.
   containers: z
     .array(
       z.object({
@@ -165,6 +197,7 @@ const processDetail = z.object({
         type: optionalText,
         sealNumber: optionalText,
         grossWeightKg: optionalNonNegative,
+        freeTimeEndsAt: optionalDate,
       }),
     )
     .nullish()

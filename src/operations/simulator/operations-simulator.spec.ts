@@ -9,6 +9,7 @@ import {
 } from '../../processes/process.vocabulary.js';
 import type { OperationsProcess } from '../operations.types.js';
 import { isValidCnpj } from './cnpj.js';
+import { CE_MERCANTE_FORMAT, isValidDeclarationNumber } from './siscomex-numbers.js';
 import { OperationsSimulator } from './operations-simulator.js';
 import { DEMO_SIMULATION, demoSimulationOptions, type SimulationOptions } from './simulation-options.js';
 
@@ -213,6 +214,102 @@ describe(OperationsSimulator.name, () => {
         return;
       }
       throw new Error('the demo has no provisional note');
+    });
+  });
+
+  describe('customs and free time', () => {
+    const big = new OperationsSimulator({ ...demoOptions, processCount: 5_000, customerCount: 40 });
+    const later = at(TODAY, 120);
+    const processes = all(big, later);
+    const eventAt = (process: OperationsProcess, code: FollowUpCode) =>
+      process.events.find((event) => event.code === code)?.occurredAt ?? null;
+
+    it('registers a declaration that agrees with the follow-up: type, number, channel and instants', () => {
+      const violations: string[] = [];
+      for (const process of processes) {
+        const { customs } = process;
+        const registered = eventAt(process, 'CUSTOMS_DECLARATION_REGISTERED');
+        if (customs === null) {
+          if (registered !== null) violations.push(`${process.numero}: declared in follow but no customs`);
+          continue;
+        }
+        const expectedTypes = process.type === 'EXPORT' ? ['DUE'] : ['DI', 'DUIMP'];
+        if (!expectedTypes.includes(customs.declarationType))
+          violations.push(`${process.numero}: ${customs.declarationType}`);
+        if (!isValidDeclarationNumber(customs.declarationType, customs.declarationNumber))
+          violations.push(`${process.numero}: bad number ${customs.declarationNumber}`);
+        if (customs.registeredAt !== registered) violations.push(`${process.numero}: registeredAt`);
+        if (customs.channelAssignedAt !== eventAt(process, 'CUSTOMS_CHANNEL_ASSIGNED'))
+          violations.push(`${process.numero}: channelAssignedAt`);
+        if (customs.clearedAt !== eventAt(process, 'CUSTOMS_CLEARED'))
+          violations.push(`${process.numero}: clearedAt`);
+        if (customs.channel !== process.customsChannel) violations.push(`${process.numero}: two channels`);
+        if ((customs.channel === null) !== (customs.channelAssignedAt === null))
+          violations.push(`${process.numero}: channel`);
+        const description = process.events.find(
+          (event) => event.code === 'CUSTOMS_DECLARATION_REGISTERED',
+        )?.description;
+        if (!description?.includes(customs.declarationNumber))
+          violations.push(`${process.numero}: description`);
+        const seaImport = process.type === 'IMPORT' && process.mode === 'SEA';
+        if (seaImport !== (customs.ceMercante !== null)) violations.push(`${process.numero}: CE-Mercante`);
+        if (
+          customs.ceMercante !== null &&
+          !(
+            CE_MERCANTE_FORMAT.test(customs.ceMercante.master) &&
+            CE_MERCANTE_FORMAT.test(customs.ceMercante.house ?? '')
+          )
+        )
+          violations.push(`${process.numero}: CE-Mercante format`);
+      }
+      expect(violations).toEqual([]);
+      expect(processes.filter((process) => process.customs !== null).length).toBeGreaterThan(2_000);
+    });
+
+    it('uses every declaration type, DUIMP mostly for recent imports, and channels mostly green, gray rarely', () => {
+      const declared = processes.flatMap((process) => (process.customs === null ? [] : [process]));
+      const share = (list: OperationsProcess[], test: (process: OperationsProcess) => boolean) =>
+        list.filter(test).length / list.length;
+      const imports = declared.filter((process) => process.type === 'IMPORT');
+      const recent = imports.filter((process) => process.numero.includes('-2026-'));
+      const older = imports.filter((process) => process.numero.includes('-2025-'));
+      expect(share(recent, (process) => process.customs?.declarationType === 'DUIMP')).toBeGreaterThan(0.7);
+      expect(share(older, (process) => process.customs?.declarationType === 'DI')).toBeGreaterThan(0.6);
+      expect(declared.some((process) => process.customs?.declarationType === 'DUE')).toBe(true);
+
+      const assigned = declared.filter((process) => process.customsChannel !== null);
+      const green = share(assigned, (process) => process.customsChannel === 'GREEN');
+      const yellow = share(assigned, (process) => process.customsChannel === 'YELLOW');
+      const red = share(assigned, (process) => process.customsChannel === 'RED');
+      const gray = share(assigned, (process) => process.customsChannel === 'GRAY');
+      expect(green).toBeGreaterThan(0.7);
+      expect(yellow).toBeGreaterThan(red * 0.8);
+      expect(red).toBeGreaterThan(gray);
+      expect(gray).toBeGreaterThan(0);
+      expect(gray).toBeLessThan(0.05);
+      expect(assigned.some((process) => process.type === 'EXPORT' && process.customsChannel === 'GRAY')).toBe(
+        false,
+      );
+    });
+
+    it('gives free time to discharged import containers only, 5 to 14 days from discharge', () => {
+      const violations: string[] = [];
+      let withFreeTime = 0;
+      for (const process of processes) {
+        const discharged = eventAt(process, 'DISCHARGED');
+        const expected = process.type === 'IMPORT' && process.containers.length > 0 && discharged !== null;
+        if (expected !== (process.freeTimeEndsAt !== null))
+          violations.push(`${process.numero}: summary free time`);
+        if (process.freeTimeEndsAt === null || discharged === null) continue;
+        withFreeTime++;
+        const days = (Date.parse(process.freeTimeEndsAt) - Date.parse(discharged.slice(0, 10))) / DAY_MS + 1;
+        if (days < 5 || days > 14) violations.push(`${process.numero}: ${days} days`);
+        const containers = big.getProcessDetail(process.numero, later)?.containers ?? [];
+        if (containers.some((container) => container.freeTimeEndsAt !== process.freeTimeEndsAt))
+          violations.push(`${process.numero}: container free time`);
+      }
+      expect(violations).toEqual([]);
+      expect(withFreeTime).toBeGreaterThan(500);
     });
   });
 

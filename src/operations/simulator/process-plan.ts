@@ -8,6 +8,7 @@ import type {
 } from '../../processes/process.vocabulary.js';
 import type { Customer, Place } from '../operations.types.js';
 import { Rng, streamSeed } from './prng.js';
+import type { DeclarationKind } from './siscomex-numbers.js';
 import {
   AIR_HUBS,
   AIRLINES,
@@ -130,7 +131,10 @@ export interface Milestones {
   containersKnown: number;
   firstDeparture: number;
   arrived: number;
+  discharged: number;
+  declared: number;
   channel: number;
+  cleared: number;
   delayKnown: number;
   legDeparted: number[];
   legArrived: number[];
@@ -159,7 +163,9 @@ export interface ProcessPlan {
   legs: Leg[];
   containers: string[];
   channel: CustomsChannel;
-  declaration: { kind: 'DI' | 'DUIMP' | 'DUE'; digits: string };
+  declaration: { kind: DeclarationKind; sequence: string };
+  /** Sea imports only: the master and house CE-Mercante numbers. */
+  ceMercante: { master: string; house: string } | null;
   customerReference: string | null;
   /** Sorted by `at` (all distinct); the array position + 1 is the stable sequence. */
   events: PlannedEvent[];
@@ -273,12 +279,31 @@ const CLEARANCE_MINUTES: Readonly<Record<CustomsChannel, [number, number]>> = {
   GRAY: [10 * DAY, 25 * DAY],
 };
 
+/**
+ * Parametrisation as Receita Federal's statistics show it: most declarations green, some
+ * yellow, few red, gray rare (and only for imports: the anti-fraud procedure).
+ */
 function pickChannel(rng: Rng, type: ProcessType): CustomsChannel {
   const roll = rng.next();
-  if (roll < 0.7) return 'GREEN';
-  if (roll < 0.85) return 'YELLOW';
-  if (roll < 0.95 || type === 'EXPORT') return 'RED';
+  if (roll < 0.8) return 'GREEN';
+  if (roll < 0.9) return 'YELLOW';
+  if (roll < 0.98 || type === 'EXPORT') return 'RED';
   return 'GRAY';
+}
+
+/** DUIMP replaces DI: most imports opened from 2026 on are DUIMPs, most earlier ones DIs. */
+const DUIMP_SHARE = { before2026: 0.25, from2026: 0.85 } as const;
+
+function pickDeclaration(rng: Rng, type: ProcessType, openYear: number): ProcessPlan['declaration'] {
+  if (type === 'EXPORT') return { kind: 'DUE', sequence: rng.digits(10) };
+  return rng.chance(openYear >= 2026 ? DUIMP_SHARE.from2026 : DUIMP_SHARE.before2026)
+    ? { kind: 'DUIMP', sequence: rng.digits(10) }
+    : { kind: 'DI', sequence: rng.digits(7) };
+}
+
+/** 15 digits: the issuing unit (15, Santos), the two-digit year, the sequence. */
+function ceMercanteNumber(rng: Rng, year: number): string {
+  return `15${String(year).slice(2)}05${rng.digits(9)}`;
 }
 
 /**
@@ -520,12 +545,14 @@ export function planProcess(config: SimulationConfig, index: number): ProcessPla
           ? `${airline.iata}${rng.digits(8)}`
           : `COL${rng.digits(6)}`,
     channel: pickChannel(rng, type),
-    declaration:
-      type === 'EXPORT'
-        ? { kind: 'DUE', digits: rng.digits(10) }
-        : rng.chance(0.6)
-          ? { kind: 'DI', digits: rng.digits(7) }
-          : { kind: 'DUIMP', digits: rng.digits(11) },
+    declaration: pickDeclaration(rng, type, yearOf(config, openAt)),
+    ceMercante:
+      type === 'IMPORT' && mode === 'SEA'
+        ? {
+            master: ceMercanteNumber(rng, yearOf(config, openAt)),
+            house: ceMercanteNumber(rng, yearOf(config, openAt)),
+          }
+        : null,
     customerReference: rng.chance(0.1)
       ? null
       : `${rng.pick(['PO-', 'PED-', 'REF ', 'OC-'])}${rng.int(1000, 99999)}`,
@@ -544,7 +571,10 @@ const NO_MILESTONES: Milestones = {
   containersKnown: NEVER,
   firstDeparture: NEVER,
   arrived: NEVER,
+  discharged: NEVER,
+  declared: NEVER,
   channel: NEVER,
+  cleared: NEVER,
   delayKnown: NEVER,
   legDeparted: [],
   legArrived: [],
@@ -599,8 +629,17 @@ function milestonesOf(events: readonly PlannedEvent[], legCount: number): Milest
         milestones.arrived = event.at;
         milestones.legArrived[legCount - 1] = event.at;
         break;
+      case 'DISCHARGED':
+        milestones.discharged = event.at;
+        break;
+      case 'DECLARATION':
+        milestones.declared = event.at;
+        break;
       case 'CHANNEL':
         milestones.channel = event.at;
+        break;
+      case 'CLEARED':
+        milestones.cleared = event.at;
         break;
       case 'DELAY_NOTE':
         milestones.delayKnown = event.at;

@@ -1,6 +1,7 @@
 import type { ProcessStatus } from '../../processes/process.vocabulary.js';
 import type {
   Container,
+  CustomsDeclaration,
   FollowUpEvent,
   OperationsProcess,
   OperationsProcessDetail,
@@ -11,6 +12,7 @@ import type {
 import { formatCnpj } from './cnpj.js';
 import {
   customerAt,
+  DAY,
   EVENT_CODES,
   NEVER,
   STREAM,
@@ -18,6 +20,7 @@ import {
   type ProcessPlan,
 } from './process-plan.js';
 import { Rng, streamSeed } from './prng.js';
+import { declarationNumber } from './siscomex-numbers.js';
 import {
   CANCELLATION_REASONS,
   CHANNEL_NAMES,
@@ -102,13 +105,40 @@ const brazilianDateOf = (config: SimulationConfig, minute: number): string => {
 
 const twoDigitYear = (config: SimulationConfig, minute: number): string => dateOf(config, minute).slice(2, 4);
 
-function mod11Digit(digits: string): number {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    sum += Number(digits.charAt(digits.length - 1 - i)) * (2 + (i % 8));
-  }
-  const remainder = sum % 11;
-  return remainder < 2 ? 0 : 11 - remainder;
+/** The declaration's number carries the year it was registered in. */
+function declarationNumberOf(plan: ProcessPlan, config: SimulationConfig): string {
+  const { kind, sequence } = plan.declaration;
+  return declarationNumber(kind, twoDigitYear(config, plan.milestones.declared), sequence);
+}
+
+/** `minute` if it has happened by `now`, as an instant; else null. */
+function instantIfBy(config: SimulationConfig, minute: number, now: number): string | null {
+  return minute <= now ? instantOf(config, minute) : null;
+}
+
+/** The customs block at `now`: none until the declaration is registered. */
+function customsAt(plan: ProcessPlan, config: SimulationConfig, now: number): CustomsDeclaration | null {
+  const { milestones } = plan;
+  if (milestones.declared > now) return null;
+  const assigned = milestones.channel <= now;
+  return {
+    declarationType: plan.declaration.kind,
+    declarationNumber: declarationNumberOf(plan, config),
+    registeredAt: instantOf(config, milestones.declared),
+    channel: assigned ? plan.channel : null,
+    channelAssignedAt: instantIfBy(config, milestones.channel, now),
+    clearedAt: instantIfBy(config, milestones.cleared, now),
+    ceMercante: plan.ceMercante,
+  };
+}
+
+/**
+ * The last day of an import container's free time, once it is discharged: the line's free days
+ * counted from the day of discharge (that day is the first), demurrage from the day after.
+ */
+function freeTimeEndsAt(plan: ProcessPlan, config: SimulationConfig, now: number): string | null {
+  if (plan.type !== 'IMPORT' || plan.line === null || plan.milestones.discharged > now) return null;
+  return dateOf(config, plan.milestones.discharged + (plan.line.freeTimeDays - 1) * DAY);
 }
 
 function eventId(plan: ProcessPlan, position: number): string {
@@ -219,15 +249,15 @@ function describe(
         location: plan.destination,
       };
     case 'DECLARATION': {
-      const yy = twoDigitYear(config, event.at);
-      const { kind, digits } = plan.declaration;
+      const number = declarationNumberOf(plan, config);
+      const { kind } = plan.declaration;
       return {
         description:
           kind === 'DI'
-            ? `Registro da DI ${yy}/${digits}-${mod11Digit(`${yy}${digits}`)}`
+            ? `Registro da DI ${number}`
             : kind === 'DUIMP'
-              ? `DUIMP ${yy}BR${digits} registrada`
-              : `DU-E ${yy}BR${digits} registrada`,
+              ? `DUIMP ${number} registrada`
+              : `DU-E ${number} registrada`,
         location: plan.brazilianPlace,
       };
     }
@@ -334,6 +364,8 @@ export function processAt(
     ...datesAt(plan, config, now),
     containers: plan.milestones.containersKnown <= now ? [...plan.containers] : [],
     customsChannel: plan.milestones.channel <= now ? plan.channel : null,
+    freeTimeEndsAt: plan.containers.length > 0 ? freeTimeEndsAt(plan, config, now) : null,
+    customs: customsAt(plan, config, now),
     events: visibleEvents(plan, config, now),
   };
 }
@@ -376,6 +408,7 @@ export function detailAt(
       type: containerType,
       sealNumber: `${plan.line?.scac.slice(0, 2) ?? 'SL'}${rng.digits(7)}`,
       grossWeightKg: round1(spec.maxPayloadKg * (0.35 + 0.6 * rng.next())),
+      freeTimeEndsAt: freeTimeEndsAt(plan, config, now),
     };
   });
   let grossWeightKg: number;

@@ -150,6 +150,8 @@ export interface ShippingLine {
   bookingPrefix: string;
   ownerCodes: readonly string[];
   vessels: readonly string[];
+  /** Days of free time the line grants an import container from discharge (its tariff). */
+  freeTimeDays: number;
 }
 
 export const SHIPPING_LINES: readonly ShippingLine[] = [
@@ -161,6 +163,7 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
     bookingPrefix: 'MSC',
     ownerCodes: ['MSCU', 'MEDU', 'MSDU'],
     vessels: ['MSC AURORA', 'MSC LORETO', 'MSC ISABELLA', 'MSC ANNA', 'MSC SAO PAULO'],
+    freeTimeDays: 7,
   },
   {
     name: 'Maersk',
@@ -170,6 +173,7 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
     bookingPrefix: 'MAE',
     ownerCodes: ['MAEU', 'MSKU', 'MRKU'],
     vessels: ['MAERSK SEMARANG', 'MAERSK LIMA', 'MAERSK ESSEN', 'MAERSK CAMPINAS'],
+    freeTimeDays: 10,
   },
   {
     name: 'CMA CGM',
@@ -179,6 +183,7 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
     bookingPrefix: 'CMA',
     ownerCodes: ['CMAU', 'CGMU', 'APZU'],
     vessels: ['CMA CGM AMAZON', 'CMA CGM RIO GRANDE', 'CMA CGM VOLGA', 'CMA CGM LAPEROUSE'],
+    freeTimeDays: 7,
   },
   {
     name: 'Hapag-Lloyd',
@@ -188,6 +193,7 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
     bookingPrefix: 'HLC',
     ownerCodes: ['HLXU', 'HLBU', 'FANU'],
     vessels: ['SANTOS EXPRESS', 'BUENOS AIRES EXPRESS', 'HAMBURG EXPRESS', 'VALPARAISO EXPRESS'],
+    freeTimeDays: 14,
   },
   {
     name: 'COSCO',
@@ -197,6 +203,7 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
     bookingPrefix: 'COS',
     ownerCodes: ['CSNU', 'CBHU', 'CCLU'],
     vessels: ['COSCO SHIPPING ARIES', 'COSCO SHIPPING VIRGO', 'COSCO FORTUNE'],
+    freeTimeDays: 5,
   },
   {
     name: 'ONE',
@@ -206,6 +213,7 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
     bookingPrefix: 'ONE',
     ownerCodes: ['ONEU', 'NYKU', 'TCLU'],
     vessels: ['ONE HARMONY', 'ONE CONTINUITY', 'ONE AQUILA'],
+    freeTimeDays: 10,
   },
   {
     name: 'Evergreen',
@@ -215,6 +223,7 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
     bookingPrefix: 'EGL',
     ownerCodes: ['EGHU', 'EMCU', 'EISU'],
     vessels: ['EVER LEGEND', 'EVER LUCKY', 'EVER LOVELY'],
+    freeTimeDays: 7,
   },
   {
     name: 'HMM',
@@ -224,6 +233,7 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
     bookingPrefix: 'HMM',
     ownerCodes: ['HMMU', 'HDMU', 'TGHU'],
     vessels: ['HMM ALGECIRAS', 'HMM COPENHAGEN', 'HMM RIO'],
+    freeTimeDays: 14,
   },
 ];
 

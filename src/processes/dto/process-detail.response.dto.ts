@@ -1,8 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  CUSTOMS_CHANNELS,
+  DECLARATION_TYPES,
   PARTY_ROLES,
   PROCESS_TYPES,
   TRANSPORT_MODES,
+  type CustomsChannel,
+  type DeclarationType,
   type PartyRole,
   type ProcessType,
   type TransportMode,
@@ -82,6 +86,14 @@ export class ContainerDto {
 
   @ApiProperty({ type: Number, nullable: true })
   grossWeightKg!: number | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    description: 'The last day of free time (demurrage starts the day after): imports, once the container arrived',
+  })
+  freeTimeEndsAt!: string | null;
 }
 
 export class VoyageDto {
@@ -132,6 +144,46 @@ export class EnrichmentDto {
   fetchedAt!: string;
 }
 
+export class CeMercanteDto {
+  @ApiProperty({ example: '152605012345678', pattern: '^\\d{15}$' })
+  master!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '152605012345679', pattern: '^\\d{15}$' })
+  house!: string | null;
+}
+
+export class CustomsDto {
+  @ApiProperty({ enum: DECLARATION_TYPES, description: '`DI` or `DUIMP` for imports, `DUE` for exports' })
+  declarationType!: DeclarationType;
+
+  @ApiProperty({
+    example: '26BR0000123456-7',
+    description: 'As Siscomex writes it: DI `yy/nnnnnnn-d`; DUIMP and DU-E `yyBRnnnnnnnnnn-d`',
+  })
+  declarationNumber!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  registeredAt!: string;
+
+  @ApiProperty({
+    enum: CUSTOMS_CHANNELS,
+    nullable: true,
+    description:
+      'Parametrisation channel (`GREEN` automatic clearance, `YELLOW` document review, `RED` document review and ' +
+      'physical inspection, `GRAY` special anti-fraud procedure); null before assignment. Always `summary.customsChannel`.',
+  })
+  channel!: CustomsChannel | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  channelAssignedAt!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  clearedAt!: string | null;
+
+  @ApiProperty({ type: CeMercanteDto, nullable: true, description: 'Sea imports only' })
+  ceMercante!: CeMercanteDto | null;
+}
+
 export class ProcessDetailResponseDto extends ProcessSummaryDto {
   @ApiProperty({ type: [PartyDto] })
   parties!: PartyDto[];
@@ -144,6 +196,13 @@ export class ProcessDetailResponseDto extends ProcessSummaryDto {
 
   @ApiPropertyOptional({ type: [VoyageDto], description: 'Absent when the operations system has none' })
   voyages?: VoyageDto[];
+
+  @ApiPropertyOptional({
+    type: CustomsDto,
+    description:
+      'The customs declaration; absent until one is registered. Its instants match the customs events of `follow`.',
+  })
+  customs?: CustomsDto;
 
   @ApiProperty({ type: EnrichmentDto })
   enrichment!: EnrichmentDto;

@@ -90,6 +90,15 @@ export class OperationalSummaryDto {
   @ApiProperty({ enum: CUSTOMS_CHANNELS, nullable: true })
   customsChannel!: CustomsChannel | null;
 
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    description:
+      'The earliest last day of free time of the containers (imports, once arrived; demurrage starts the day after); null otherwise',
+  })
+  freeTimeEndsAt!: string | null;
+
   @ApiProperty({ example: 12, description: 'Number of follow-up events' })
   followCount!: number;
 }
