@@ -177,7 +177,7 @@ describe('parseChangedProcessesPage', () => {
       ceMercante: null,
     };
     const wire = { customsChannel: 'RED', customs, ...change };
-    if ('customs' in change) wire.customs = { ...customs, ...change.customs } as typeof customs;
+    if ('customs' in change) wire.customs = { ...customs, ...change.customs };
     const logger = capturingLogger();
 
     const page = parseChangedProcessesPage({ items: [wireProcess(wire)], nextCursor: null }, logger);
