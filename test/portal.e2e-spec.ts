@@ -26,6 +26,17 @@ function processes(): OperationsProcess[] {
       numero,
       status: STATUSES[index % STATUSES.length],
       updatedAt: `2026-03-${day}T12:00:00Z`,
+      customsChannel: 'YELLOW',
+      freeTimeEndsAt: '2026-03-30',
+      customs: {
+        declarationType: 'DUIMP',
+        declarationNumber: `26BR00001234${String(index).padStart(2, '0')}-0`,
+        registeredAt: '2026-02-25T14:05:00Z',
+        channel: 'YELLOW',
+        channelAssignedAt: '2026-02-25T18:40:00Z',
+        clearedAt: null,
+        ceMercante: { master: '152605012345678', house: null },
+      },
       events: [
         anEvent({
           id: `${numero}-1`,

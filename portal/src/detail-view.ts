@@ -114,6 +114,25 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
       ),
     );
   }
+  if (detail.customs !== undefined) {
+    const { customs } = detail;
+    sections.push(
+      h('h3', {}, 'Customs'),
+      facts([
+        ['Declaration', `${customs.declarationType} ${customs.declarationNumber}`],
+        ['Registered', formatInstant(customs.registeredAt)],
+        ['Channel', customs.channel === null ? 'not assigned yet' : customs.channel.toLowerCase()],
+        ['Channel assigned', formatInstant(customs.channelAssignedAt)],
+        ['Cleared', formatInstant(customs.clearedAt)],
+        [
+          'CE-Mercante',
+          customs.ceMercante === null
+            ? null
+            : `master ${customs.ceMercante.master}, house ${customs.ceMercante.house ?? '—'}`,
+        ],
+      ]),
+    );
+  }
   sections.push(h('h3', {}, 'Follow-up'), renderTimeline(detail));
   return sections;
 }

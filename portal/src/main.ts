@@ -230,6 +230,20 @@ function renderProcess(process: ProcessSummary): HTMLElement {
       { class: 'process-dates' },
       `Shipped ${formatDate(summary.shipmentDate)} · ETA ${formatDate(summary.eta)} · Updated ${formatInstant(process.updatedAt)}`,
     ),
+    summary.customsChannel === null && summary.freeTimeEndsAt === null
+      ? null
+      : h(
+          'p',
+          { class: 'process-customs' },
+          summary.customsChannel === null
+            ? ''
+            : h(
+                'span',
+                { class: `channel channel-${summary.customsChannel.toLowerCase()}` },
+                `Channel ${summary.customsChannel.toLowerCase()}`,
+              ),
+          summary.freeTimeEndsAt === null ? '' : ` Free time until ${formatDate(summary.freeTimeEndsAt)}`,
+        ),
     renderTimeline(process),
   );
 }

@@ -28,15 +28,19 @@ export function eventLabel(code: FollowUpEvent['code']): string {
 
 /**
  * A process's follow-up as a horizontal timeline: each event placed by its time, the last one
- * highlighted, the ETA marked. Every marker is a button whose description shows on hover, focus or
+ * highlighted, the ETA and the end of free time marked. Every marker is a button whose description shows on hover, focus or
  * click; the full list sits in a disclosure below for screen readers and small screens.
  */
 export function renderTimeline(process: ProcessSummary): HTMLElement {
   const events = process.follow;
   const eta = process.summary.eta ? Date.parse(`${process.summary.eta}T00:00:00Z`) : null;
+  // The end of the last free day: demurrage starts after it.
+  const freeTime = process.summary.freeTimeEndsAt
+    ? Date.parse(`${process.summary.freeTimeEndsAt}T23:59:59Z`)
+    : null;
   const times = events.map((event) => Date.parse(event.occurredAt));
-  const start = Math.min(...times, eta ?? Infinity);
-  const end = Math.max(...times, eta ?? -Infinity);
+  const start = Math.min(...times, eta ?? Infinity, freeTime ?? Infinity);
+  const end = Math.max(...times, eta ?? -Infinity, freeTime ?? -Infinity);
   const span = Math.max(end - start, 1);
   // Set through the CSSOM, which the page's Content-Security-Policy does not restrict.
   const placed = <T extends HTMLElement>(element: T, time: number): T => {
@@ -82,6 +86,10 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
   if (eta !== null) {
     const label = `ETA ${formatDate(process.summary.eta)}`;
     track.append(placed(h('span', { class: 'timeline-marker eta', title: label }, label), eta));
+  }
+  if (freeTime !== null) {
+    const label = `Free time until ${formatDate(process.summary.freeTimeEndsAt)}`;
+    track.append(placed(h('span', { class: 'timeline-marker free-time', title: label }, label), freeTime));
   }
 
   const list = h(
