@@ -130,6 +130,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
         arrivalDate: source.arrivalDate,
         containers: source.containers,
         customsChannel: source.customsChannel,
+        freeTimeEndsAt: source.freeTimeEndsAt,
         followCount: 3,
       },
       follow: [
