@@ -10,7 +10,7 @@ import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
-const PROCESSES_PER_MINUTE = 5;
+const PER_USER_PER_MINUTE = 5;
 
 type LoginBody = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ describe('Rate limits (in-memory counters)', () => {
 
   beforeAll(async () => {
     testApp = await TestApp.start({
-      env: { TRUST_PROXY: '1', RATE_LIMIT_PROCESSES_PER_MINUTE: String(PROCESSES_PER_MINUTE) },
+      env: { TRUST_PROXY: '1', RATE_LIMIT_PER_USER_PER_MINUTE: String(PER_USER_PER_MINUTE) },
       override: (builder) => builder.overrideProvider(Clock).useValue(clock),
     });
     await testApp.addCustomers({ id: 'acme', name: 'ACME Importadora Ltda' });
@@ -68,7 +68,7 @@ describe('Rate limits (in-memory counters)', () => {
   }
 
   describe('failed logins', () => {
-    it('refuses every attempt after 10 failures for one user name, the right password included', async () => {
+    it('refuses a user name from an address after 10 failures there, the right password included', async () => {
       await failTimes(10, () => ({ username: 'acme', password: 'wrong' }));
 
       const response = await login({ username: 'acme', password: 'acme-pass-1' });
@@ -100,13 +100,25 @@ describe('Rate limits (in-memory counters)', () => {
       expectRateLimited(await login({ username: 'acme', password: 'acme-pass-1' }));
     });
 
-    it('counts one user name across client addresses', async () => {
+    it('does not lock that user name from another address', async () => {
+      await failTimes(10, () => ({ username: 'acme', password: 'wrong' }));
+      expectRateLimited(await login({ username: 'acme', password: 'acme-pass-1' }));
+      expect((await login({ username: 'acme', password: 'acme-pass-1' }, '203.0.113.99')).status).toBe(200);
+    });
+
+    it('refuses a user name from every address after 100 failures from all of them', async () => {
       await failTimes(
-        10,
+        100,
         () => ({ username: 'acme', password: 'wrong' }),
-        (attempt) => `203.0.113.${attempt + 1}`,
+        (attempt) => `203.0.${100 + Math.floor(attempt / 9)}.${(attempt % 9) + 1}`,
       );
-      expectRateLimited(await login({ username: 'acme', password: 'acme-pass-1' }, '203.0.113.99'));
+      const response = await login({ username: 'acme', password: 'acme-pass-1' }, '192.0.2.77');
+      expectRateLimited(response);
+      expect(response.body.detail).toBe('Too many failed login attempts; try again later');
+      // Other names from those addresses are not affected.
+      expect((await login({ username: 'operator', password: 'operator-pass-1' }, '203.0.100.1')).status).toBe(
+        200,
+      );
     });
 
     it('counts unknown user names exactly like known ones: the 429 tells nothing', async () => {
@@ -186,7 +198,7 @@ describe('Rate limits (in-memory counters)', () => {
     });
   });
 
-  describe(`per user on /api/processes (${PROCESSES_PER_MINUTE} a minute here)`, () => {
+  describe(`per user on authenticated routes (${PER_USER_PER_MINUTE} a minute here)`, () => {
     beforeAll(async () => {
       acmeToken = await testApp.login('acme', 'acme-pass-1');
       operatorToken = await testApp.login('operator', 'operator-pass-1');
@@ -196,7 +208,7 @@ describe('Rate limits (in-memory counters)', () => {
       testApp.http.get(path).set('Authorization', `Bearer ${token}`);
 
     it('refuses requests over the limit until the minute has passed, one counter across routes', async () => {
-      for (let request = 0; request < PROCESSES_PER_MINUTE - 1; request += 1) {
+      for (let request = 0; request < PER_USER_PER_MINUTE - 1; request += 1) {
         expect((await get('/api/processes', acmeToken)).status).toBe(200);
       }
       expect((await get('/api/processes/IMP-2026-404404', acmeToken)).status).toBe(404);
@@ -205,7 +217,7 @@ describe('Rate limits (in-memory counters)', () => {
       const refused = await get('/api/processes', acmeToken);
       expectRateLimited(refused);
       expect(refused.headers['retry-after']).toBe('40');
-      expect(refused.body.detail).toBe(`More than ${PROCESSES_PER_MINUTE} requests a minute; slow down`);
+      expect(refused.body.detail).toBe(`More than ${PER_USER_PER_MINUTE} requests a minute; slow down`);
       expectRateLimited(await get('/api/processes/IMP-2026-404404', acmeToken));
 
       // Another user has a counter of their own.
@@ -215,9 +227,47 @@ describe('Rate limits (in-memory counters)', () => {
       expect((await get('/api/processes', acmeToken)).status).toBe(200);
     });
 
-    it('does not count requests without a valid token against anyone', async () => {
-      for (let request = 0; request < PROCESSES_PER_MINUTE + 2; request += 1) {
-        expect((await testApp.http.get('/api/processes')).status).toBe(401);
+    it('says on every answer, 200, 304, 400, 404 and 429, what is left of the window', async () => {
+      const policy = `"per-user";q=${PER_USER_PER_MINUTE};w=60`;
+      const expectHeaders = (
+        response: { headers: Record<string, string> },
+        remaining: number,
+        reset: number,
+      ) => {
+        expect(response.headers['ratelimit-policy']).toBe(policy);
+        expect(response.headers.ratelimit).toBe(`"per-user";r=${remaining};t=${reset}`);
+      };
+
+      const list = await get('/api/processes', acmeToken).expect(200);
+      expectHeaders(list, PER_USER_PER_MINUTE - 1, 60);
+      clock.advance(10_000);
+      const notModified = await get('/api/processes', acmeToken)
+        .set('If-None-Match', list.headers.etag!)
+        .expect(304);
+      expectHeaders(notModified, PER_USER_PER_MINUTE - 2, 50);
+      expectHeaders(
+        await get('/api/processes?pageSize=500', acmeToken).expect(400),
+        PER_USER_PER_MINUTE - 3,
+        50,
+      );
+      expectHeaders(
+        await get('/api/processes/IMP-2026-404404', acmeToken).expect(404),
+        PER_USER_PER_MINUTE - 4,
+        50,
+      );
+      expectHeaders(await get('/api/processes', acmeToken).expect(200), 0, 50);
+      clock.advance(5_000);
+      const refused = await get('/api/processes', acmeToken);
+      expectRateLimited(refused);
+      expectHeaders(refused, 0, 45);
+      expect(refused.headers['retry-after']).toBe('45');
+    });
+
+    it('does not count requests without a valid token against anyone, nor label them', async () => {
+      for (let request = 0; request < PER_USER_PER_MINUTE + 2; request += 1) {
+        const response = await testApp.http.get('/api/processes');
+        expect(response.status).toBe(401);
+        expect(response.headers.ratelimit).toBeUndefined();
       }
       expect((await get('/api/processes', acmeToken)).status).toBe(200);
     });
@@ -225,7 +275,7 @@ describe('Rate limits (in-memory counters)', () => {
 
   it('counts every 429 in rate_limit_rejections_total by limiter', async () => {
     const metrics = await testApp.http.get('/metrics').expect(200);
-    for (const limiter of ['login-username', 'login-address', 'processes']) {
+    for (const limiter of ['login-username-address', 'login-address', 'login-username', 'per-user']) {
       expect(metrics.text).toMatch(
         new RegExp(`^rate_limit_rejections_total\\{limiter="${limiter}"\\} [1-9]`, 'm'),
       );

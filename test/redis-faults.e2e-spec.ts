@@ -26,7 +26,7 @@ const PER_USER_LIMIT = 12;
     testApp = await TestApp.start({
       env: {
         REDIS_URL: proxy.urlFor(TEST_REDIS_URL),
-        RATE_LIMIT_PROCESSES_PER_MINUTE: String(PER_USER_LIMIT),
+        RATE_LIMIT_PER_USER_PER_MINUTE: String(PER_USER_LIMIT),
       },
       override: (builder) =>
         builder

@@ -34,7 +34,7 @@ describe(loadAppConfig.name, () => {
       redisUrl: null,
       cors: { origins: [] },
       trustProxy: false,
-      rateLimits: { processesPerMinute: 600 },
+      rateLimits: { perUserPerMinute: 600 },
     });
     expect(sut.demoMode).toBe(true);
   });
@@ -75,7 +75,7 @@ describe(loadAppConfig.name, () => {
       REDIS_URL: 'rediss://cache:6380',
       CORS_ORIGINS: 'https://portal.example.com, http://localhost:5173',
       TRUST_PROXY: '2',
-      RATE_LIMIT_PROCESSES_PER_MINUTE: '100',
+      RATE_LIMIT_PER_USER_PER_MINUTE: '100',
     });
 
     expect(sut).toMatchObject({
@@ -101,7 +101,7 @@ describe(loadAppConfig.name, () => {
       redisUrl: 'rediss://cache:6380',
       cors: { origins: ['https://portal.example.com', 'http://localhost:5173'] },
       trustProxy: 2,
-      rateLimits: { processesPerMinute: 100 },
+      rateLimits: { perUserPerMinute: 100 },
     });
     expect(sut.demoMode).toBe(false);
   });
@@ -127,7 +127,7 @@ describe(loadAppConfig.name, () => {
     ['REDIS_URL', 'http://cache:6379'],
     ['CORS_ORIGINS', '*'],
     ['TRUST_PROXY', 'everyone'],
-    ['RATE_LIMIT_PROCESSES_PER_MINUTE', '0'],
+    ['RATE_LIMIT_PER_USER_PER_MINUTE', '0'],
     ['LOG_LEVEL', 'verbose'],
   ])('stops on %s=%j and names the variable', (variable, value) => {
     const message = problemWith({ [variable]: value });

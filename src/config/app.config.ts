@@ -44,7 +44,7 @@ export class AppConfig {
   redisUrl!: string | null;
   cors!: { origins: string[] };
   trustProxy!: TrustProxySetting;
-  rateLimits!: { processesPerMinute: number };
+  rateLimits!: { perUserPerMinute: number };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
   portal!: { enabled: boolean };
   /** Demo mode (CONTRACT §9): no database URL and not production; simulator data and demo users. */
@@ -110,7 +110,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     redisUrl: vars.REDIS_URL ?? null,
     cors: { origins: corsOrigins },
     trustProxy: trustProxy ?? false,
-    rateLimits: { processesPerMinute: vars.RATE_LIMIT_PROCESSES_PER_MINUTE ?? 600 },
+    rateLimits: { perUserPerMinute: vars.RATE_LIMIT_PER_USER_PER_MINUTE ?? 600 },
     portal: { enabled: vars.PORTAL_ENABLED === undefined ? demoMode : vars.PORTAL_ENABLED === 'true' },
     demoMode,
   } satisfies AppConfig);

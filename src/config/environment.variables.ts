@@ -124,7 +124,7 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(1_000_000)
   @IsInt()
-  RATE_LIMIT_PROCESSES_PER_MINUTE?: number;
+  RATE_LIMIT_PER_USER_PER_MINUTE?: number;
 
   @IsOptional()
   @Transform(emptyAsUnset)

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 
+/** The limits that refuse requests; a fixed set, so the metric's label never holds a key. */
+export type RateLimiterName = 'login-username-address' | 'login-address' | 'login-username' | 'per-user';
+
 /** `rate_limit_rejections_total` by limiter: what the rate limiting calls on every 429. */
 @Injectable()
 export class RateLimitMetrics {
@@ -15,8 +18,7 @@ export class RateLimitMetrics {
     });
   }
 
-  /** `limiter`: a fixed name (e.g. `login-username`, `login-address`, `processes`), never a key. */
-  rejected(limiter: string): void {
+  rejected(limiter: RateLimiterName): void {
     this.rejections.inc({ limiter });
   }
 }

@@ -2,32 +2,48 @@ import { createHash } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
-import { RateLimitMetrics } from '../metrics/rate-limit.metrics.js';
+import { RateLimitMetrics, type RateLimiterName } from '../metrics/rate-limit.metrics.js';
 import { clientAddressKey } from './client-address.js';
 import { RateLimitStore, toSeconds, type LimitWindow } from './rate-limit.store.js';
 
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
 
-/** CONTRACT §6: failed logins, per user name and per client address. */
+/**
+ * Failed logins within 15 minutes (see the README's "Rate limits"): a user name from one address
+ * is locked first, an address trying many names next, and a user name across every address only
+ * at a higher cap, so one address cannot lock a user out everywhere.
+ */
 export const LOGIN_LIMITS = {
-  perUsername: { limit: 10, windowMs: FIFTEEN_MINUTES_MS },
+  perUsernameAndAddress: { limit: 10, windowMs: FIFTEEN_MINUTES_MS },
   perAddress: { limit: 50, windowMs: FIFTEEN_MINUTES_MS },
+  perUsername: { limit: 100, windowMs: FIFTEEN_MINUTES_MS },
 } as const;
+
+/** The metric label of each window, in the order {@link LoginRateLimiter} passes them. */
+const LIMITER_NAMES: readonly RateLimiterName[] = [
+  'login-username-address',
+  'login-address',
+  'login-username',
+];
 
 /** An attempt let through and provisionally counted as a failure; settle it if it was not one. */
 export interface LoginAttempt {
-  /** Right credentials: the user name's failures are forgotten and this attempt is not counted. */
+  /**
+   * Right credentials: the failures of this user name from this address are forgotten and this
+   * attempt is not counted. The address's and the user name's other failures stay (they may come
+   * from someone else).
+   */
   succeeded(): Promise<void>;
   /** Neither right nor wrong (the check itself failed): this attempt is not counted. */
   abandon(): Promise<void>;
 }
 
 /**
- * The failed-login limit. Called before the password is checked, so a blocked attempt costs no
+ * The failed-login limits. Called before the password is checked, so a blocked attempt costs no
  * hash work, and counts the attempt at once (given back unless it fails): concurrent guesses
  * cannot slip past the limit. Unknown user names are counted exactly like known ones, so a 429
  * says nothing about which exist. User names are counted case- and whitespace-insensitively and
- * stored only as a hash.
+ * stored only as a hash; addresses as {@link clientAddressKey} says (IPv6 by /64).
  */
 @Injectable()
 export class LoginRateLimiter {
@@ -37,18 +53,22 @@ export class LoginRateLimiter {
     @Optional() private readonly metrics?: RateLimitMetrics,
   ) {}
 
-  /** @throws ProblemException 429 `/problems/rate-limited` while either limit is reached. */
+  /** @throws ProblemException 429 `/problems/rate-limited` while any limit is reached. */
   async begin(username: string, clientAddress: string | undefined): Promise<LoginAttempt> {
-    const usernameKey = `login:username:${hashOf(normalizeUsername(username))}`;
-    const addressKey = `login:address:${clientAddressKey(clientAddress)}`;
+    const name = hashOf(normalizeUsername(username));
+    const address = clientAddressKey(clientAddress);
+    const pairKey = `login:username-address:${name}:${address}`;
+    const addressKey = `login:address:${address}`;
+    const usernameKey = `login:username:${name}`;
     const windows: LimitWindow[] = [
-      { key: usernameKey, ...LOGIN_LIMITS.perUsername },
+      { key: pairKey, ...LOGIN_LIMITS.perUsernameAndAddress },
       { key: addressKey, ...LOGIN_LIMITS.perAddress },
+      { key: usernameKey, ...LOGIN_LIMITS.perUsername },
     ];
     const reserved = await this.store.reserve(windows);
     if (!reserved.allowed) {
-      this.metrics?.rejected(reserved.window === 0 ? 'login-username' : 'login-address');
-      // One answer for both limits: which one was hit is nothing a guesser should learn.
+      this.metrics?.rejected(LIMITER_NAMES[reserved.window]!);
+      // One answer for every limit: which one was hit is nothing a guesser should learn.
       throw new ProblemException(PROBLEM_TYPES.rateLimited, {
         detail: 'Too many failed login attempts; try again later',
         headers: { 'Retry-After': String(Math.max(1, toSeconds(reserved.retryAfterMs))) },
@@ -56,10 +76,10 @@ export class LoginRateLimiter {
     }
     return {
       succeeded: async () => {
-        await this.store.reset([usernameKey]);
-        await this.store.release([addressKey]);
+        await this.store.reset([pairKey]);
+        await this.store.release([addressKey, usernameKey]);
       },
-      abandon: () => this.store.release([usernameKey, addressKey]),
+      abandon: () => this.store.release([pairKey, addressKey, usernameKey]),
     };
   }
 }
