@@ -13,6 +13,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { JsonText } from '../common/http/json-text.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
+import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit.openapi.js';
 import { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
 import { ListProcessesQueryDto } from './dto/list-processes.query.dto.js';
 import { ProcessNumeroParamsDto } from './dto/process-numero.params.dto.js';
@@ -27,6 +28,7 @@ const CACHING_HEADERS = {
     schema: { type: 'string' },
   },
   'Cache-Control': { schema: { type: 'string', example: 'private, no-cache' } },
+  ...RATE_LIMIT_HEADERS,
 } as const;
 
 @ApiTags('processes')
@@ -61,7 +63,10 @@ export class ProcessesController {
       },
     },
   })
-  @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches' })
+  @ApiNotModifiedResponse({
+    description: 'The `If-None-Match` tag still matches',
+    headers: RATE_LIMIT_HEADERS,
+  })
   @ApiProblemResponses(400, 401, 429, 503)
   async list(
     @Query() query: ListProcessesQueryDto,
@@ -89,7 +94,10 @@ export class ProcessesController {
       '`OPERATIONS_STALE_TTL_S` is cached: 503 with `Retry-After`. The ETag does not cover `enrichment`.',
   })
   @ApiOkResponse({ type: ProcessDetailResponseDto, headers: CACHING_HEADERS })
-  @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches' })
+  @ApiNotModifiedResponse({
+    description: 'The `If-None-Match` tag still matches',
+    headers: RATE_LIMIT_HEADERS,
+  })
   @ApiProblemResponses(400, 401, 404, 429, 503)
   detail(
     @Param() params: ProcessNumeroParamsDto,
