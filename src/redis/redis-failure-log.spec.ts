@@ -21,4 +21,17 @@ describe(RedisFailureLog.name, () => {
       'Redis unavailable, cache reads are misses: timeout (2 more failures since the last warning)',
     );
   });
+
+  it('limits each kind on its own: one kind failing does not hide another', () => {
+    const warn = jest.fn<(message: string) => void>();
+    const sut = new RedisFailureLog({ warn }, 30_000, () => 0);
+
+    sut.warn('cache reads are misses', new Error('timeout'));
+    sut.warn('cache writes are skipped', new Error('timeout'));
+    sut.warn('cache reads are misses', new Error('timeout'));
+    expect(warn.mock.calls.map(([message]) => message)).toEqual([
+      'Redis unavailable, cache reads are misses: timeout',
+      'Redis unavailable, cache writes are skipped: timeout',
+    ]);
+  });
 });

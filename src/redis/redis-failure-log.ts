@@ -1,16 +1,21 @@
 import type { Logger } from '@nestjs/common';
 
-/** At most one warning per interval: an outage must not flood the logs with one line a request. */
+/** At most one warning per kind and interval: an outage must not flood the logs with one line a request. */
 const DEFAULT_INTERVAL_MS = 30_000;
 
+interface KindState {
+  lastWarnedAt: number;
+  suppressed: number;
+}
+
 /**
- * Warns about failed Redis commands that the caller works around (fallback, cache miss). The
- * first failure is logged at once; later ones within the interval are counted and reported with
- * the next warning.
+ * Warns about Redis failures that the caller works around (fallback, cache miss, skipped write).
+ * Each kind (`what`) is logged at once the first time; later failures of that kind within the
+ * interval are counted and reported with its next warning, so one kind failing often cannot hide
+ * another (a cache whose writes fail and whose reads fail are two lines).
  */
 export class RedisFailureLog {
-  private lastWarnedAt = -Infinity;
-  private suppressed = 0;
+  private readonly kinds = new Map<string, KindState>();
 
   constructor(
     private readonly logger: Pick<Logger, 'warn'>,
@@ -20,14 +25,16 @@ export class RedisFailureLog {
 
   warn(what: string, error: unknown): void {
     const now = this.now();
-    if (now - this.lastWarnedAt < this.intervalMs) {
-      this.suppressed += 1;
+    const kind = this.kinds.get(what) ?? { lastWarnedAt: -Infinity, suppressed: 0 };
+    this.kinds.set(what, kind);
+    if (now - kind.lastWarnedAt < this.intervalMs) {
+      kind.suppressed += 1;
       return;
     }
     const reason = error instanceof Error ? error.message : String(error);
-    const more = this.suppressed > 0 ? ` (${this.suppressed} more failures since the last warning)` : '';
+    const more = kind.suppressed > 0 ? ` (${kind.suppressed} more failures since the last warning)` : '';
     this.logger.warn(`Redis unavailable, ${what}: ${reason}${more}`);
-    this.lastWarnedAt = now;
-    this.suppressed = 0;
+    kind.lastWarnedAt = now;
+    kind.suppressed = 0;
   }
 }

@@ -93,14 +93,16 @@ describe(`${RedisEnrichmentCacheStore.name} while Redis is down`, () => {
     Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
   });
 
-  it('reads misses and skips writes, never throws, and warns once', async () => {
+  it('reads misses and skips writes, never throws, and warns once a kind', async () => {
     const warn = jest.fn<(message: string) => void>();
     const sut = new RedisEnrichmentCacheStore(connection, 'down:', new RedisFailureLog({ warn }));
 
     await expect(sut.set('IMP-2026-000321', entry, 60_000)).resolves.toBeUndefined();
     for (let read = 0; read < 5; read += 1) await expect(sut.get('IMP-2026-000321')).resolves.toBeUndefined();
+    await expect(sut.set('IMP-2026-000321', entry, 60_000)).resolves.toBeUndefined();
 
-    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledTimes(2);
     expect(warn.mock.calls[0]?.[0]).toMatch(/^Redis unavailable, detail cache writes are skipped: /);
+    expect(warn.mock.calls[1]?.[0]).toMatch(/^Redis unavailable, detail cache reads are misses: /);
   });
 });
