@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
+import compression from 'compression';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { queryStringLimit } from './common/http/query-string-limit.js';
@@ -30,6 +31,9 @@ export function configureApp(app: NestExpressApplication): void {
   // Right after the id, so that answers from later middleware (413, 414, preflights) are logged and counted too.
   app.use(app.get(HttpLogger).middleware);
   app.use(app.get(HttpMetrics).middleware);
+  // gzip (or br) for bodies of 1 KiB or more that the client accepts. Level 3: a page of 20
+  // shrinks to ~15% for ~1 ms of CPU, two thirds of what the default level 6 costs (docs/performance.md).
+  app.use(compression({ level: 3, threshold: 1024 }));
   app.use(helmet());
   app.enableCors((request: Request, callback) => {
     const isPreflight =

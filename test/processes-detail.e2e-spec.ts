@@ -79,7 +79,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes/{numero} (%s)', (target
     const upstream = anOperationsDetail(seaProcess);
 
     expect(response.headers['cache-control']).toBe('private, no-cache');
-    expect(response.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(response.headers.etag).toMatch(/^W\/"[^"]+"$/);
     expect(response.body).toMatchObject({
       numero: seaProcess.numero,
       status: seaProcess.status,

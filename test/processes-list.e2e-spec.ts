@@ -105,7 +105,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
 
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['cache-control']).toBe('private, no-cache');
-    expect(response.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(response.headers.etag).toMatch(/^W\/"[^"]+"$/);
     expect(response.body.meta).toEqual({ page: 1, pageSize: 20, totalItems: 20, totalPages: 1 });
     const expected = [...acmeProcesses]
       .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.numero.localeCompare(b.numero))

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import type { Response } from 'express';
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
+import { ifNoneMatchMatches, weakEntityTag } from '../common/http/entity-tags.js';
 import { JsonText } from '../common/http/json-text.js';
 
 /**
- * `ETag` and `Cache-Control: private, no-cache` on process responses (CONTRACT §0). The tag
- * covers the process data but not `enrichment`, whose status and time change from one request
- * to the next while the data does not. Express compares it with `If-None-Match` when sending
- * and answers 304.
+ * `ETag`, `Cache-Control: private, no-cache` and conditional requests on process responses. The
+ * tag covers the process data but not `enrichment`, whose status and time change from one
+ * request to the next while the data does not, nor the encoding (gzip or identity): it is weak.
+ * `If-None-Match` is evaluated here, whatever `Cache-Control` or `Pragma` the request carries, and
+ * a match answers 304 with the tag, the caching headers and no body.
  *
  * The body is serialised here, once (a list arrives as `JsonText`, serialised already), and sent
  * as that text: hashing a separately serialised copy would double the cost of a large page.
@@ -16,12 +18,20 @@ import { JsonText } from '../common/http/json-text.js';
 @Injectable()
 export class ProcessHttpCachingInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<string> {
-    const response = context.switchToHttp().getResponse<Response>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
     return next.handle().pipe(
       map((body: JsonText<unknown> | Record<string, unknown>) => {
         const { dataJson, enrichment } = partsOf(body);
+        const tag = entityTag(dataJson);
         response.setHeader('Cache-Control', 'private, no-cache');
-        response.setHeader('ETag', entityTag(dataJson));
+        response.setHeader('ETag', tag);
+        response.vary('Accept-Encoding');
+        if (ifNoneMatchMatches(request.headers['if-none-match'], tag)) {
+          response.status(HttpStatus.NOT_MODIFIED);
+          return '';
+        }
         response.setHeader('Content-Type', 'application/json; charset=utf-8');
         // `enrichment` is the detail's last member: appending it keeps the documented order.
         return enrichment === undefined
@@ -43,5 +53,5 @@ function partsOf(body: JsonText<unknown> | Record<string, unknown>): {
 }
 
 function entityTag(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  return weakEntityTag(createHash('sha256').update(json).digest('base64url').slice(0, 27));
 }

@@ -91,7 +91,8 @@ export class ContainerDto {
     type: String,
     format: 'date',
     nullable: true,
-    description: 'The last day of free time (demurrage starts the day after): imports, once the container arrived',
+    description:
+      'The last day of free time (demurrage starts the day after): imports, once the container arrived',
   })
   freeTimeEndsAt!: string | null;
 }

@@ -1,0 +1,166 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { OperationsGateway } from '../src/operations/operations.gateway.js';
+import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
+import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { syncNow } from './support/sync-now.js';
+import { TestApp } from './support/test-app.js';
+
+/** What reached the wire: status, headers and the raw body bytes, before any decoding. */
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+describe('conditional requests and compression, as real clients send them', () => {
+  const gateway = new FakeOperationsGateway();
+  let testApp: TestApp;
+  let origin: string;
+  let token: string;
+
+  beforeAll(async () => {
+    for (let index = 0; index < 12; index++) {
+      const process = anOperationsProcess();
+      gateway.put(process, anOperationsDetail(process));
+    }
+    testApp = await TestApp.start({
+      override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),
+    });
+    await syncNow(testApp);
+    await testApp.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
+    token = await testApp.login('acme', 'acme-pass-1');
+    await testApp.app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => testApp.close());
+
+  const authorization = () => ({ Authorization: `Bearer ${token}` });
+  const numero = () => gateway.all()[0]!.numero;
+
+  /** Node's own HTTP client, so that no decoding hides what the service sent. */
+  function raw(path: string, headers: Record<string, string>, method = 'GET'): Promise<RawAnswer> {
+    return new Promise((resolve, reject) => {
+      const sent = httpRequest(
+        `${origin}${path}`,
+        { method, headers: { ...authorization(), ...headers } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+        },
+      );
+      sent.on('error', reject);
+      sent.end();
+    });
+  }
+
+  describe.each([
+    ['the list', () => '/api/processes'],
+    ['a detail', () => `/api/processes/${numero()}`],
+  ])('%s with Node’s fetch', (_case, path) => {
+    it('gets a 304 when revalidating, although fetch says Cache-Control: no-cache', async () => {
+      const first = await fetch(`${origin}${path()}`, { headers: authorization() });
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag')!;
+      expect(etag).toMatch(/^W\/"[^"]+"$/);
+
+      const revalidated = await fetch(`${origin}${path()}`, {
+        headers: {
+          ...authorization(),
+          'If-None-Match': etag,
+          'Cache-Control': 'no-cache',
+          Pragma: 'no-cache',
+        },
+        cache: 'no-store',
+      });
+
+      expect(revalidated.status).toBe(304);
+      expect(await revalidated.text()).toBe('');
+      expect(revalidated.headers.get('etag')).toBe(etag);
+      expect(revalidated.headers.get('cache-control')).toBe('private, no-cache');
+      expect(revalidated.headers.get('vary')).toContain('Accept-Encoding');
+      expect(revalidated.headers.get('x-request-id')).toBeTruthy();
+    });
+
+    it.each([
+      ['the strong form of the tag', (tag: string) => tag.slice(2)],
+      ['a list holding the tag', (tag: string) => `"stale-one", ${tag}`],
+      ['the wildcard', () => '*'],
+    ])('gets a 304 for %s', async (_form, ifNoneMatch) => {
+      const etag = (await fetch(`${origin}${path()}`, { headers: authorization() })).headers.get('etag')!;
+      const revalidated = await fetch(`${origin}${path()}`, {
+        headers: { ...authorization(), 'If-None-Match': ifNoneMatch(etag) },
+      });
+      expect(revalidated.status).toBe(304);
+    });
+
+    it('gets the whole answer for a tag that is not current', async () => {
+      const answer = await fetch(`${origin}${path()}`, {
+        headers: { ...authorization(), 'If-None-Match': 'W/"not-it", "nor-this"' },
+      });
+      expect(answer.status).toBe(200);
+      expect((await answer.json()) as unknown).toBeTruthy();
+    });
+  });
+
+  describe('compression', () => {
+    it('gzips a body of 1 KiB or more for a client that accepts it, with the same weak tag', async () => {
+      const plain = await raw('/api/processes', { 'Accept-Encoding': 'identity' });
+      const zipped = await raw('/api/processes', { 'Accept-Encoding': 'gzip' });
+
+      expect(plain.body.length).toBeGreaterThan(1024);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toContain('Accept-Encoding');
+      expect(zipped.body.length).toBeLessThan(plain.body.length / 2);
+      expect(gunzipSync(zipped.body).toString()).toBe(plain.body.toString());
+      expect(zipped.headers.etag).toBe(plain.headers.etag);
+
+      const revalidated = await raw('/api/processes', {
+        'Accept-Encoding': 'gzip',
+        'If-None-Match': String(plain.headers.etag),
+      });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.body.length).toBe(0);
+    });
+
+    it.each([
+      ['no Accept-Encoding', {}],
+      ['gzip refused with q=0', { 'Accept-Encoding': 'gzip;q=0, identity' }],
+    ])('sends identity for %s', async (_case, headers: Record<string, string>) => {
+      const answer = await raw('/api/processes', headers);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(answer.body.toString())).toHaveProperty('meta');
+    });
+
+    it('leaves small bodies and HEAD answers uncompressed', async () => {
+      const small = await raw('/api/processes/NO-SUCH-PROCESS', { 'Accept-Encoding': 'gzip' });
+      expect(small.status).toBe(404);
+      expect(small.body.length).toBeLessThan(1024);
+      expect(small.headers['content-encoding']).toBeUndefined();
+
+      const head = await raw('/api/processes', { 'Accept-Encoding': 'gzip' }, 'HEAD');
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      expect(head.headers['content-encoding']).toBeUndefined();
+    });
+
+    it('lets Node’s fetch decode what it asked gzip for', async () => {
+      const answer = await fetch(`${origin}/api/processes`, {
+        headers: { ...authorization(), 'Accept-Encoding': 'gzip' },
+      });
+      expect(answer.headers.get('content-encoding')).toBe('gzip');
+      expect(((await answer.json()) as { meta: { totalItems: number } }).meta.totalItems).toBe(12);
+    });
+  });
+});
