@@ -12,8 +12,28 @@ import { HttpMetrics } from './metrics/http.metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { servePortal } from './portal/portal.static.js';
 
-/** CONTRACT §6: request bodies are at most 16 KiB. */
+/** Request bodies are at most 16 KiB. */
 const BODY_LIMIT = '16kb';
+
+const CORS_REQUEST_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'If-None-Match',
+  'Last-Event-ID',
+  'X-Request-Id',
+];
+const CORS_EXPOSED_HEADERS = [
+  'ETag',
+  'Link',
+  'X-Request-Id',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+  'WWW-Authenticate',
+  'Allow',
+  'RateLimit',
+  'RateLimit-Policy',
+];
 
 /**
  * Everything about the HTTP server that is not a module: middleware order, parsers, CORS and
@@ -34,7 +54,14 @@ export function configureApp(app: NestExpressApplication): void {
   // gzip (or br) for bodies of 1 KiB or more that the client accepts. Level 3: a page of 20
   // shrinks to ~15% for ~1 ms of CPU, two thirds of what the default level 6 costs (docs/performance.md).
   app.use(compression({ level: 3, threshold: 1024 }));
-  app.use(helmet());
+  // Without TLS in front, upgrade-insecure-requests would send /docs's assets to https (a blank
+  // page on any address but localhost) and HSTS would be meaningless.
+  app.use(
+    helmet({
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.servedOverTls ? [] : null } },
+      strictTransportSecurity: config.servedOverTls,
+    }),
+  );
   app.enableCors((request: Request, callback) => {
     const isPreflight =
       request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
@@ -42,13 +69,16 @@ export function configureApp(app: NestExpressApplication): void {
       origin: config.cors.origins,
       // Plain OPTIONS requests go on to routing (404/405/410) instead of a blanket 204.
       preflightContinue: !isPreflight,
-      // What a browser portal must be able to read: paging, caching, tracing and retry hints.
-      exposedHeaders: ['Link', 'ETag', 'X-Request-Id', 'Retry-After', 'Deprecation', 'Sunset'],
+      // A read-only API: the methods and request headers a portal sends, nothing more.
+      methods: ['GET', 'HEAD', 'POST'],
+      allowedHeaders: CORS_REQUEST_HEADERS,
+      // What a browser portal must be able to read: paging, caching, tracing, retry and limit hints.
+      exposedHeaders: CORS_EXPOSED_HEADERS,
       maxAge: 600,
     });
   });
   if (config.portal.enabled) servePortal(app);
-  // Before the parsers, so that their 400/413 answers are not cached either (CONTRACT §0).
+  // Before the parsers, so that their 400/413 answers are not cached either.
   app.use('/api/auth', noStore);
   app.use(queryStringLimit);
   app.useBodyParser('json', { limit: BODY_LIMIT });

@@ -80,7 +80,6 @@ describe('conditional requests and compression, as real clients send them', () =
           'Cache-Control': 'no-cache',
           Pragma: 'no-cache',
         },
-        cache: 'no-store',
       });
 
       expect(revalidated.status).toBe(304);
@@ -108,7 +107,7 @@ describe('conditional requests and compression, as real clients send them', () =
         headers: { ...authorization(), 'If-None-Match': 'W/"not-it", "nor-this"' },
       });
       expect(answer.status).toBe(200);
-      expect((await answer.json()) as unknown).toBeTruthy();
+      expect((await answer.text()).length).toBeGreaterThan(0);
     });
   });
 

@@ -67,12 +67,25 @@ describe('Errors and cross-cutting HTTP behaviour', () => {
     });
   });
 
-  it('sets helmet’s security headers and no X-Powered-By', async () => {
+  it('sets helmet’s security headers and no X-Powered-By, and no HTTPS-only ones over plain HTTP', async () => {
     const response = await testApp.http.get('/nope');
     expect(response.headers['x-powered-by']).toBeUndefined();
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['strict-transport-security']).toBeDefined();
     expect(response.headers['x-frame-options']).toBeDefined();
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+  });
+
+  it('sends HSTS and upgrade-insecure-requests when served over TLS', async () => {
+    const overTls = await TestApp.start({ env: { SERVED_OVER_TLS: 'true' } });
+    try {
+      const response = await overTls.http.get('/docs/openapi.json');
+      expect(response.headers['strict-transport-security']).toBeDefined();
+      expect(response.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+    } finally {
+      await overTls.close();
+    }
   });
 
   describe('CORS', () => {
@@ -85,7 +98,7 @@ describe('Errors and cross-cutting HTTP behaviour', () => {
     it('exposes the headers a portal reads', async () => {
       const response = await testApp.http.get('/nope').set('Origin', 'https://portal.example.com');
       expect(response.headers['access-control-expose-headers']).toBe(
-        'Link,ETag,X-Request-Id,Retry-After,Deprecation,Sunset',
+        'ETag,Link,X-Request-Id,Retry-After,Deprecation,Sunset,WWW-Authenticate,Allow,RateLimit,RateLimit-Policy',
       );
     });
 
@@ -99,9 +112,13 @@ describe('Errors and cross-cutting HTTP behaviour', () => {
         .options('/api/processes')
         .set('Origin', 'https://portal.example.com')
         .set('Access-Control-Request-Method', 'GET')
-        .set('Access-Control-Request-Headers', 'authorization')
+        .set('Access-Control-Request-Headers', 'authorization,if-none-match')
         .expect(204);
       expect(response.headers['access-control-allow-origin']).toBe('https://portal.example.com');
+      expect(response.headers['access-control-allow-methods']).toBe('GET,HEAD,POST');
+      expect(response.headers['access-control-allow-headers']).toBe(
+        'Authorization,Content-Type,If-None-Match,Last-Event-ID,X-Request-Id',
+      );
     });
   });
 });

@@ -33,6 +33,7 @@ describe(loadAppConfig.name, () => {
       sync: { intervalSeconds: 60 },
       redisUrl: null,
       cors: { origins: [] },
+      servedOverTls: false,
       trustProxy: false,
       rateLimits: { perUserPerMinute: 600 },
     });
@@ -75,6 +76,7 @@ describe(loadAppConfig.name, () => {
       REDIS_URL: 'rediss://cache:6380',
       CORS_ORIGINS: 'https://portal.example.com, http://localhost:5173',
       TRUST_PROXY: '2',
+      SERVED_OVER_TLS: 'true',
       RATE_LIMIT_PER_USER_PER_MINUTE: '100',
     });
 
@@ -100,6 +102,7 @@ describe(loadAppConfig.name, () => {
       sync: { intervalSeconds: 15 },
       redisUrl: 'rediss://cache:6380',
       cors: { origins: ['https://portal.example.com', 'http://localhost:5173'] },
+      servedOverTls: true,
       trustProxy: 2,
       rateLimits: { perUserPerMinute: 100 },
     });
@@ -113,6 +116,7 @@ describe(loadAppConfig.name, () => {
     ['PORT', 'http'],
     ['DATABASE_URL', 'mysql://db/app'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '99'],
+    ['SERVED_OVER_TLS', 'yes'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '5s'],
     ['JWT_SECRET', 'x'.repeat(31)],
     ['JWT_EXPIRES_IN', '59'],

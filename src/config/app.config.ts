@@ -43,6 +43,8 @@ export class AppConfig {
   sync!: { intervalSeconds: number };
   redisUrl!: string | null;
   cors!: { origins: string[] };
+  /** Clients reach the service over HTTPS (here or at a proxy): HSTS and upgrade-insecure-requests. */
+  servedOverTls!: boolean;
   trustProxy!: TrustProxySetting;
   rateLimits!: { perUserPerMinute: number };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
@@ -109,6 +111,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     sync: { intervalSeconds: vars.SYNC_INTERVAL_S ?? 60 },
     redisUrl: vars.REDIS_URL ?? null,
     cors: { origins: corsOrigins },
+    servedOverTls: vars.SERVED_OVER_TLS === 'true',
     trustProxy: trustProxy ?? false,
     rateLimits: { perUserPerMinute: vars.RATE_LIMIT_PER_USER_PER_MINUTE ?? 600 },
     portal: { enabled: vars.PORTAL_ENABLED === undefined ? demoMode : vars.PORTAL_ENABLED === 'true' },

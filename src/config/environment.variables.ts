@@ -129,6 +129,11 @@ export class EnvironmentVariables {
   @IsOptional()
   @Transform(emptyAsUnset)
   @IsIn(BOOLEANS, { message: 'must be true or false' })
+  SERVED_OVER_TLS?: (typeof BOOLEANS)[number];
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsIn(BOOLEANS, { message: 'must be true or false' })
   PORTAL_ENABLED?: (typeof BOOLEANS)[number];
 
   @IsOptional()
