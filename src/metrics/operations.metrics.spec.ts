@@ -35,12 +35,14 @@ describe(OperationsMetrics.name, () => {
       outcome: 'success',
       failure: null,
       durationMs: 12,
+      responseBytes: 4096,
     });
     observers[0]?.callFinished?.({
       operation: 'getProcessDetail',
       outcome: 'failure',
       failure: 'timeout',
       durationMs: 2000,
+      responseBytes: 0,
     });
     setCircuit('open');
 
@@ -55,6 +57,7 @@ describe(OperationsMetrics.name, () => {
       'operations_upstream_call_duration_seconds_count{operation="getProcessDetail",outcome="failure"} 1',
     );
     expect(text).toContain('operations_circuit_state 2');
+    expect(text).toContain('operations_upstream_response_bytes_total{operation="getProcessDetail"} 4096');
 
     sut.onModuleDestroy();
     expect(observers).toHaveLength(0);

@@ -45,6 +45,12 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
+    const bytes = new Counter({
+      name: 'operations_upstream_response_bytes_total',
+      help: 'Response bytes read from the operations system (each response capped), by operation',
+      labelNames: ['operation'],
+      registers: [this.registry],
+    });
     const circuit: Gauge = new Gauge({
       name: 'operations_circuit_state',
       help: 'Circuit breaker towards the operations system: 0 closed, 1 half-open, 2 open, 3 isolated',
@@ -55,6 +61,7 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
       callFinished: (event: OperationsCallEvent) => {
         calls.inc({ operation: event.operation, outcome: event.outcome, failure: event.failure ?? 'none' });
         duration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);
+        bytes.inc({ operation: event.operation }, event.responseBytes);
       },
     });
   }

@@ -11,7 +11,12 @@ import {
   type SimulatorFaults,
 } from '../simulator/ops-sim.server.js';
 import { demoSimulationOptions } from '../simulator/simulation-options.js';
-import { HttpOperationsGateway, type OperationsResilienceOptions } from './http-operations.gateway.js';
+import {
+  HttpOperationsGateway,
+  MAX_UPSTREAM_RESPONSE_BYTES,
+  type OperationsCallEvent,
+  type OperationsResilienceOptions,
+} from './http-operations.gateway.js';
 
 const API_KEY = 'simulator-key-7c21';
 const NOW = new Date('2026-03-14T12:00:00Z');
@@ -120,6 +125,30 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
     await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
     expect(server.requestCount).toBe(1);
   });
+
+  it.each([...refusals, ['a server error', { errorRate: 1 }] as [string, Partial<SimulatorFaults>]])(
+    'opens the circuit on %s and stops calling, with the cause in the failures and the bytes counted',
+    async (_case, faults) => {
+      server.setFaults(faults);
+      const sut = gatewayFor(server, { breakerThreshold: 3, maxRetries: 0, halfOpenAfterMs: 60_000 });
+      const events: OperationsCallEvent[] = [];
+      sut.addObserver({ callFinished: (event) => events.push(event) });
+
+      for (let call = 0; call < 10; call++) {
+        await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
+      }
+
+      expect(sut.circuitState).toBe('open');
+      expect(server.requestCount).toBe(3);
+      const failures = events.map((event) => event.failure);
+      expect(failures.slice(0, 3).every((failure) => failure !== 'circuit-open')).toBe(true);
+      expect(failures.slice(3)).toEqual(Array.from({ length: 7 }, () => 'circuit-open'));
+      // What was read stays within the cap, whatever the upstream sends.
+      for (const event of events)
+        expect(event.responseBytes).toBeLessThanOrEqual(MAX_UPSTREAM_RESPONSE_BYTES);
+      expect(events.slice(3).every((event) => event.responseBytes === 0)).toBe(true);
+    },
+  );
 
   it('retries reset connections, then fails', async () => {
     server.setFaults({ outage: 'reset' });

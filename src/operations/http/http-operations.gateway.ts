@@ -83,6 +83,8 @@ export interface OperationsCallEvent {
   /** Set when `outcome` is `failure`. */
   failure: UpstreamFailureKind | null;
   durationMs: number;
+  /** Response bytes read over every attempt of the call (each capped). */
+  responseBytes: number;
 }
 
 /** Where metrics attach; every method is optional. */
@@ -191,7 +193,7 @@ export class HttpOperationsGateway extends OperationsGateway {
       if (answer.status === 404) return null;
       const detail = parseProcessDetail(parseJson(answer.body));
       if (detail.numero.toUpperCase() !== numero.toUpperCase()) {
-        throw new OperationsUnavailableError('Operations system answered with another process');
+        throw UpstreamAttemptError.payload('answered with another process');
       }
       return detail;
     });
@@ -204,6 +206,11 @@ export class HttpOperationsGateway extends OperationsGateway {
     );
   }
 
+  /**
+   * One call through the policies. The answer is parsed and validated inside them, so an
+   * unusable answer (not JSON, the wrong shape, another process) counts against the circuit like
+   * any other fault instead of being fetched again and again.
+   */
   private async call<T>(
     operation: OperationsOperation,
     path: string,
@@ -211,22 +218,27 @@ export class HttpOperationsGateway extends OperationsGateway {
     map: (answer: UpstreamAnswer) => T,
   ): Promise<T> {
     const started = performance.now();
-    try {
-      const answer = await this.policy.execute(({ signal }) => this.attempt(operation, path, params, signal));
-      const result = map(answer);
+    const read = { bytes: 0 };
+    const finished = (outcome: OperationsCallEvent['outcome'], failure: UpstreamFailureKind | null) =>
       this.notify({
         operation,
-        outcome: result === null ? 'not-found' : 'success',
-        failure: null,
+        outcome,
+        failure,
         durationMs: performance.now() - started,
+        responseBytes: read.bytes,
       });
+    try {
+      const result = await this.policy.execute(async ({ signal }) =>
+        mapAnswer(await this.attempt(operation, path, params, signal, read), map),
+      );
+      finished(result === null ? 'not-found' : 'success', null);
       return result;
     } catch (error) {
       const [kind, failure] = this.toUnavailable(error);
       // Fast failures during an outage would flood the log; the circuit change is logged once.
       const level = kind === 'circuit-open' ? 'debug' : 'warn';
       this.logger[level](`${operation} failed (${kind}): ${failure.message}`);
-      this.notify({ operation, outcome: 'failure', failure: kind, durationMs: performance.now() - started });
+      finished('failure', kind);
       throw failure;
     }
   }
@@ -237,6 +249,7 @@ export class HttpOperationsGateway extends OperationsGateway {
     path: string,
     params: Record<string, string | number | null>,
     signal: AbortSignal,
+    read: { bytes: number },
   ): Promise<UpstreamAnswer> {
     let response: AxiosResponse<string>;
     try {
@@ -257,19 +270,21 @@ export class HttpOperationsGateway extends OperationsGateway {
         }),
       );
     } catch (error) {
-      throw UpstreamAttemptError.fromRequestError(error, signal.aborted);
+      const failure = UpstreamAttemptError.fromRequestError(error, signal.aborted);
+      // axios stops reading at the cap and aborts the rest.
+      if (failure.kind === 'too-large') read.bytes += MAX_UPSTREAM_RESPONSE_BYTES;
+      throw failure;
     }
     const { status } = response;
+    const body = typeof response.data === 'string' ? response.data : '';
+    read.bytes += Buffer.byteLength(body);
     if ((status >= 200 && status < 300) || (status === 404 && operation === 'getProcessDetail')) {
-      return { status, body: typeof response.data === 'string' ? response.data : '' };
+      return { status, body };
     }
     throw UpstreamAttemptError.fromStatus(status);
   }
 
   private toUnavailable(error: unknown): [UpstreamFailureKind, OperationsUnavailableError] {
-    if (error instanceof OperationsUnavailableError) {
-      return ['payload', error];
-    }
     if (error instanceof BrokenCircuitError) {
       return [
         'circuit-open',
@@ -318,6 +333,16 @@ function parseJson(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    throw new OperationsUnavailableError('Operations system sent a body that is not JSON');
+    throw UpstreamAttemptError.payload('sent a body that is not JSON');
+  }
+}
+
+/** The caller's mapping of an answer; a payload it cannot use is an attempt that failed. */
+function mapAnswer<T>(answer: UpstreamAnswer, map: (answer: UpstreamAnswer) => T): T {
+  try {
+    return map(answer);
+  } catch (error) {
+    if (error instanceof OperationsUnavailableError) throw UpstreamAttemptError.payload(error.message);
+    throw error;
   }
 }

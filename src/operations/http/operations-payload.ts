@@ -115,33 +115,34 @@ const customsDeclaration = z.object({
     .transform((value) => value ?? null),
 });
 
-const operationsProcess = z.object({
-  numero,
-  status: z.enum(PROCESS_STATUSES),
-  updatedAt: instant,
-  type: z.enum(PROCESS_TYPES),
-  mode: z.enum(TRANSPORT_MODES),
-  customer: z.object({ id: requiredText, name: requiredText }),
-  customerReference: optionalText,
-  origin: place,
-  destination: place,
-  shipmentDate: optionalDate,
-  eta: optionalDate,
-  arrivalDate: optionalDate,
-  containers: z.array(containerNumber).transform((numbers) => [...new Set(numbers)]),
-  customsChannel: optionalChannel,
-  freeTimeEndsAt: optionalDate,
-  customs: customsDeclaration.nullish().transform((value) => value ?? null),
-  events: z.array(followUpEvent).superRefine((events, context) => {
-    const seen = new Set<string>();
-    for (const [index, event] of events.entries()) {
-      if (seen.has(event.id)) {
-        context.addIssue({ code: 'custom', path: [index, 'id'], message: 'duplicate event id' });
+const operationsProcess = z
+  .object({
+    numero,
+    status: z.enum(PROCESS_STATUSES),
+    updatedAt: instant,
+    type: z.enum(PROCESS_TYPES),
+    mode: z.enum(TRANSPORT_MODES),
+    customer: z.object({ id: requiredText, name: requiredText }),
+    customerReference: optionalText,
+    origin: place,
+    destination: place,
+    shipmentDate: optionalDate,
+    eta: optionalDate,
+    arrivalDate: optionalDate,
+    containers: z.array(containerNumber).transform((numbers) => [...new Set(numbers)]),
+    customsChannel: optionalChannel,
+    freeTimeEndsAt: optionalDate,
+    customs: customsDeclaration.nullish().transform((value) => value ?? null),
+    events: z.array(followUpEvent).superRefine((events, context) => {
+      const seen = new Set<string>();
+      for (const [index, event] of events.entries()) {
+        if (seen.has(event.id)) {
+          context.addIssue({ code: 'custom', path: [index, 'id'], message: 'duplicate event id' });
+        }
+        seen.add(event.id);
       }
-      seen.add(event.id);
-    }
-  }),
-})
+    }),
+  })
   // The list, the detail and the change feed show one channel: a process saying two is refused.
   .refine((process) => process.customs === null || process.customs.channel === process.customsChannel, {
     path: ['customsChannel'],

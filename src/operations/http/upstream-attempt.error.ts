@@ -50,11 +50,12 @@ export class UpstreamAttemptError extends Error {
 
   static fromStatus(status: number): UpstreamAttemptError {
     if (status >= 300 && status < 400) {
+      // A proxy's login or maintenance page, or worse: unusable every time, so a fault.
       return new UpstreamAttemptError(
         `answered with redirect ${status}, which is not followed`,
         'redirect',
         false,
-        false,
+        true,
         status,
       );
     }
@@ -70,6 +71,11 @@ export class UpstreamAttemptError extends Error {
     );
   }
 
+  /** A 2xx answer that is not JSON, or not the shape the port promises: a fault, not retried. */
+  static payload(message: string): UpstreamAttemptError {
+    return new UpstreamAttemptError(message, 'payload', false, true);
+  }
+
   static fromRequestError(error: unknown, aborted: boolean): UpstreamAttemptError {
     if (aborted) {
       return new UpstreamAttemptError('did not answer in time', 'timeout', true, true);
@@ -78,7 +84,7 @@ export class UpstreamAttemptError extends Error {
       return new UpstreamAttemptError('request failed', 'transport', false, true);
     }
     if (error.message.startsWith('maxContentLength')) {
-      return new UpstreamAttemptError('sent a response over the size limit', 'too-large', false, false);
+      return new UpstreamAttemptError('sent a response over the size limit', 'too-large', false, true);
     }
     const code = error.code ?? 'unknown';
     if (TRANSIENT_NETWORK_CODES.has(code)) {
