@@ -11,7 +11,7 @@ import {
 } from '../../test/support/test-redis.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { RedisConnection } from '../redis/redis.connection.js';
-import { RedisFailureLog } from '../redis/redis-failure-log.js';
+import { redisFailureWarnings } from '../redis/redis-failure-warnings.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 import { RedisRateLimitStore } from './redis-rate-limit.store.js';
 
@@ -131,7 +131,7 @@ describe(`${RedisRateLimitStore.name} while Redis is down`, () => {
       connection,
       'down:',
       new MemoryRateLimitStore(new FakeClock()),
-      new RedisFailureLog({ warn }),
+      redisFailureWarnings({ warn }),
     );
   });
 

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { RedisConnection } from '../redis/redis.connection.js';
-import { RedisFailureLog } from '../redis/redis-failure-log.js';
+import { redisFailureWarnings } from '../redis/redis-failure-warnings.js';
 import type { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 import {
   RateLimitStore,
@@ -82,7 +82,7 @@ export class RedisRateLimitStore extends RateLimitStore {
     private readonly redis: RedisConnection,
     private readonly keyPrefix: string,
     private readonly fallback: MemoryRateLimitStore,
-    private readonly failures = new RedisFailureLog(new Logger(RedisRateLimitStore.name)),
+    private readonly failures = redisFailureWarnings(new Logger(RedisRateLimitStore.name)),
   ) {
     super();
   }

@@ -1,6 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { RedisFailureLog } from './redis-failure-log.js';
+import { redisFailureWarnings } from './redis-failure-warnings.js';
 
 /**
  * How long a command may take before its caller gives up on it and works around Redis. Redis
@@ -46,7 +46,7 @@ export class RedisConnection implements OnApplicationShutdown {
     });
     const connection = new RedisConnection(client);
     // Reconnect attempts fail every 2 s through an outage: one warning per interval, not per attempt.
-    const failures = new RedisFailureLog(connection.logger);
+    const failures = redisFailureWarnings(connection.logger);
     client.on('error', (error: Error) => failures.warn('reconnecting', error));
     client.on('ready', () => connection.logger.log('Redis connected'));
     return connection;

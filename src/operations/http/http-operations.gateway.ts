@@ -18,6 +18,7 @@ import {
 } from 'cockatiel';
 import { firstValueFrom } from 'rxjs';
 import { AppConfig } from '../../config/app.config.js';
+import { ThrottledWarnings } from '../../logging/throttled-warnings.js';
 import { OperationsGateway, OperationsUnavailableError } from '../operations.gateway.js';
 import type {
   ChangedProcessesPage,
@@ -117,6 +118,10 @@ const CIRCUIT_STATE_NAMES: Record<CircuitState, OperationsCircuitState> = {
  */
 export class HttpOperationsGateway extends OperationsGateway {
   private readonly logger = new Logger(HttpOperationsGateway.name);
+  // Under partial faults every degraded request fails: one line per kind and interval, not one each.
+  private readonly failureWarnings = new ThrottledWarnings(this.logger, {
+    subject: 'Operations system call failed',
+  });
   private readonly baseUrl: string;
   private readonly headers: Record<string, string>;
   private readonly breaker;
@@ -235,9 +240,8 @@ export class HttpOperationsGateway extends OperationsGateway {
       return result;
     } catch (error) {
       const [kind, failure] = this.toUnavailable(error);
-      // Fast failures during an outage would flood the log; the circuit change is logged once.
-      const level = kind === 'circuit-open' ? 'debug' : 'warn';
-      this.logger[level](`${operation} failed (${kind}): ${failure.message}`);
+      // Fast failures while the circuit is open are counted in the metrics; its opening is logged once.
+      if (kind !== 'circuit-open') this.failureWarnings.warn(`${operation} (${kind})`, failure);
       finished('failure', kind);
       throw failure;
     }

@@ -15,7 +15,7 @@ import {
   whenReady,
 } from '../../../test/support/test-redis.js';
 import { RedisConnection } from '../../redis/redis.connection.js';
-import { RedisFailureLog } from '../../redis/redis-failure-log.js';
+import { redisFailureWarnings } from '../../redis/redis-failure-warnings.js';
 import type { CachedEnrichment } from './enrichment-cache.store.js';
 import { RedisEnrichmentCacheStore } from './redis-enrichment-cache.store.js';
 
@@ -74,7 +74,7 @@ const redisAnswers = await testRedisAnswers('RedisEnrichmentCacheStore (real Red
   it('treats a value that is not JSON as a miss', async () => {
     await redis.set(`${keyPrefix}enrichment:IMP-2026-000402`, '{not json', 'PX', 60_000);
     const warn = jest.fn<(message: string) => void>();
-    const store = new RedisEnrichmentCacheStore(connections[0]!, keyPrefix, new RedisFailureLog({ warn }));
+    const store = new RedisEnrichmentCacheStore(connections[0]!, keyPrefix, redisFailureWarnings({ warn }));
     expect(await store.get('IMP-2026-000402')).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
   });
@@ -95,7 +95,7 @@ describe(`${RedisEnrichmentCacheStore.name} while Redis is down`, () => {
 
   it('reads misses and skips writes, never throws, and warns once a kind', async () => {
     const warn = jest.fn<(message: string) => void>();
-    const sut = new RedisEnrichmentCacheStore(connection, 'down:', new RedisFailureLog({ warn }));
+    const sut = new RedisEnrichmentCacheStore(connection, 'down:', redisFailureWarnings({ warn }));
 
     await expect(sut.set('IMP-2026-000321', entry, 60_000)).resolves.toBeUndefined();
     for (let read = 0; read < 5; read += 1) await expect(sut.get('IMP-2026-000321')).resolves.toBeUndefined();

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { RedisConnection } from '../../redis/redis.connection.js';
-import { RedisFailureLog } from '../../redis/redis-failure-log.js';
+import { redisFailureWarnings } from '../../redis/redis-failure-warnings.js';
 import { EnrichmentCacheStore, type CachedEnrichment } from './enrichment-cache.store.js';
 
 /**
@@ -12,7 +12,7 @@ export class RedisEnrichmentCacheStore extends EnrichmentCacheStore {
   constructor(
     private readonly redis: RedisConnection,
     private readonly keyPrefix: string,
-    private readonly failures = new RedisFailureLog(new Logger(RedisEnrichmentCacheStore.name)),
+    private readonly failures = redisFailureWarnings(new Logger(RedisEnrichmentCacheStore.name)),
   ) {
     super();
   }

@@ -1,11 +1,14 @@
 import { jest } from '@jest/globals';
-import { RedisFailureLog } from './redis-failure-log.js';
+import { ThrottledWarnings } from './throttled-warnings.js';
 
-describe(RedisFailureLog.name, () => {
+describe(ThrottledWarnings.name, () => {
   it('warns at most once an interval and reports how many failures it held back', () => {
     let now = 0;
     const warn = jest.fn<(message: string) => void>();
-    const sut = new RedisFailureLog({ warn }, 30_000, () => now);
+    const sut = new ThrottledWarnings(
+      { warn },
+      { subject: 'Redis unavailable', intervalMs: 30_000, now: () => now },
+    );
 
     sut.warn('cache reads are misses', new Error('connect ECONNREFUSED'));
     now = 10_000;
@@ -24,7 +27,10 @@ describe(RedisFailureLog.name, () => {
 
   it('limits each kind on its own: one kind failing does not hide another', () => {
     const warn = jest.fn<(message: string) => void>();
-    const sut = new RedisFailureLog({ warn }, 30_000, () => 0);
+    const sut = new ThrottledWarnings(
+      { warn },
+      { subject: 'Redis unavailable', intervalMs: 30_000, now: () => 0 },
+    );
 
     sut.warn('cache reads are misses', new Error('timeout'));
     sut.warn('cache writes are skipped', new Error('timeout'));
