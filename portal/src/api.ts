@@ -44,7 +44,11 @@ export class PortalApi {
   private readonly entityTags = new Map<string, { etag: string; body: unknown }>();
 
   constructor(readonly baseUrl: string) {
-    this.client = createClient<paths>({ baseUrl });
+    // The API takes several values of a filter comma-separated (`status=OPEN,BOOKED`), as documented.
+    this.client = createClient<paths>({
+      baseUrl,
+      querySerializer: { array: { style: 'form', explode: false } },
+    });
   }
 
   get signedIn(): boolean {

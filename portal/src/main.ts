@@ -21,7 +21,7 @@ const STATUSES = [
   'CLEARED',
   'DELIVERED',
   'CANCELLED',
-];
+] as const satisfies NonNullable<ListQuery['status']>;
 
 // `?api=https://api.example.com` points the page at an API on another origin (one listed in the
 // API's CORS_ORIGINS); `?refresh=N` sets how often the list is revalidated when no stream is available.
@@ -127,11 +127,11 @@ function queryFromFilters(): ListQuery {
     const value = data.get(name);
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   };
-  const statuses = data.getAll('status').map(String);
+  const statuses = STATUSES.filter((status) => data.getAll('status').includes(status));
   return {
     pageSize: Number(text('pageSize') ?? 20),
     sort: SORT_ORDERS.find((order) => order === text('sort')),
-    status: statuses.length > 0 ? statuses.join(',') : undefined,
+    status: statuses.length > 0 ? statuses : undefined,
     shipmentFrom: text('shipmentFrom'),
     shipmentTo: text('shipmentTo'),
     updatedFrom: text('updatedFrom'),

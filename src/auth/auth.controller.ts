@@ -1,6 +1,6 @@
 import { Body, Controller, Header, HttpCode, HttpStatus, Ip, Post, UseGuards } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
+import { ApiLoginProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { AuthService } from './auth.service.js';
 import { LoginRequestDto } from './dto/login.request.dto.js';
 import { LoginResponseDto } from './dto/login.response.dto.js';
@@ -27,9 +27,9 @@ export class AuthController {
   @ApiConsumes('application/json')
   @ApiOkResponse({
     type: LoginResponseDto,
-    headers: { 'Cache-Control': { schema: { type: 'string', example: 'no-store' } } },
+    headers: { 'Cache-Control': { required: true, schema: { type: 'string', enum: ['no-store'] } } },
   })
-  @ApiProblemResponses(400, 401, 413, 415, 429, 503)
+  @ApiLoginProblemResponses(400, 401, 413, 415, 429, 503)
   login(@Body() body: LoginRequestDto, @Ip() clientAddress: string | undefined): Promise<LoginResponseDto> {
     return this.auth.login(body.username, body.password, clientAddress);
   }

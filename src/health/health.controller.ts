@@ -15,15 +15,10 @@ import {
   LivenessResponseDto,
   NotReadyProblemDto,
   ReadinessResponseDto,
+  NOT_READY_PROBLEM,
 } from './dto/health.response.dto.js';
 import { ReadinessIndicators } from './readiness.indicators.js';
 
-/** Readiness' 503: not one of the API's problems (CONTRACT §0.1), but shaped the same way. */
-export const NOT_READY_PROBLEM = {
-  type: '/problems/not-ready',
-  title: 'Service not ready',
-  status: 503,
-} as const;
 /** Seconds a client (or balancer) should wait before asking again. */
 const NOT_READY_RETRY_AFTER_S = '5';
 const NO_STORE = 'no-store';

@@ -1,9 +1,16 @@
 import { All, Controller, Get } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiGoneResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExcludeEndpoint,
+  ApiExtraModels,
+  ApiGoneResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { Public } from '../auth/jwt/public.decorator.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
-import { ProblemResponseDto } from '../common/openapi/problem.response.dto.js';
+import { RetiredRouteProblemDto } from '../common/openapi/problem.response.dto.js';
 
 /** RFC 9745 `Deprecation` (2026-03-01 as a Unix time) and RFC 8594 `Sunset` of the old route. */
 const RETIREMENT_HEADERS = {
@@ -16,7 +23,7 @@ const RETIREMENT_DETAIL =
   'GET /api/tracking was retired in March 2026. Use GET /api/processes to list processes and ' +
   'GET /api/processes/{numero} for one process.';
 
-/** The retired tracking route (CONTRACT §5.3): every method, any path below it, token or not. */
+/** The retired tracking route: every method, any path below it, token or not. */
 @ApiTags('legacy')
 @Public()
 @Controller('api/tracking')
@@ -31,9 +38,27 @@ export class LegacyTrackingController {
       'Every method on `/api/tracking` and `/api/tracking/*` answers `410 Gone` with `Link`, ' +
       '`Deprecation` and `Sunset` headers, with or without a token.',
   })
+  @ApiExtraModels(RetiredRouteProblemDto)
   @ApiGoneResponse({
     description: '`/problems/endpoint-retired`, with `successors` naming the routes to use',
-    type: ProblemResponseDto,
+    headers: {
+      Link: {
+        description: 'RFC 8288: the route that replaces this one',
+        required: true,
+        schema: { type: 'string', enum: [RETIREMENT_HEADERS.Link] },
+      },
+      Deprecation: {
+        description: 'RFC 9745: deprecated since 2026-03-01 (a Unix time)',
+        required: true,
+        schema: { type: 'string', enum: [RETIREMENT_HEADERS.Deprecation] },
+      },
+      Sunset: {
+        description: 'RFC 8594: retired on that date',
+        required: true,
+        schema: { type: 'string', enum: [RETIREMENT_HEADERS.Sunset] },
+      },
+    },
+    content: { 'application/problem+json': { schema: { $ref: getSchemaPath(RetiredRouteProblemDto) } } },
   })
   retired(): never {
     return this.anyRetired();

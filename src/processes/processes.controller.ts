@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import {
+  type HeadersObject,
   ApiBearerAuth,
   ApiExtraModels,
   ApiHeader,
@@ -22,14 +23,15 @@ import { paginationLinks } from './pagination-links.js';
 import { ProcessHttpCachingInterceptor } from './process-http-caching.interceptor.js';
 import { ProcessesService } from './processes.service.js';
 
-const CACHING_HEADERS = {
+const CACHING_HEADERS: HeadersObject = {
   ETag: {
     description: 'Entity tag of the process data; send it back in `If-None-Match`',
-    schema: { type: 'string' },
+    required: true,
+    schema: { type: 'string', maxLength: 128 },
   },
-  'Cache-Control': { schema: { type: 'string', example: 'private, no-cache' } },
+  'Cache-Control': { required: true, schema: { type: 'string', enum: ['private, no-cache'] } },
   ...RATE_LIMIT_HEADERS,
-} as const;
+};
 
 @ApiTags('processes')
 @ApiBearerAuth()
@@ -38,6 +40,7 @@ const CACHING_HEADERS = {
   name: 'If-None-Match',
   required: false,
   description: 'An ETag from an earlier answer: 304 when unchanged',
+  schema: { type: 'string', maxLength: 1024 },
 })
 @UseInterceptors(ProcessHttpCachingInterceptor)
 @Controller('api/processes')
@@ -59,14 +62,12 @@ export class ProcessesController {
       ...CACHING_HEADERS,
       Link: {
         description: 'RFC 8288 links: first, last, and prev/next where they exist',
-        schema: { type: 'string' },
+        required: true,
+        schema: { type: 'string', maxLength: 8192 },
       },
     },
   })
-  @ApiNotModifiedResponse({
-    description: 'The `If-None-Match` tag still matches',
-    headers: RATE_LIMIT_HEADERS,
-  })
+  @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches', headers: CACHING_HEADERS })
   @ApiProblemResponses(400, 401, 429, 503)
   async list(
     @Query() query: ListProcessesQueryDto,
@@ -94,10 +95,7 @@ export class ProcessesController {
       '`OPERATIONS_STALE_TTL_S` is cached: 503 with `Retry-After`. The ETag does not cover `enrichment`.',
   })
   @ApiOkResponse({ type: ProcessDetailResponseDto, headers: CACHING_HEADERS })
-  @ApiNotModifiedResponse({
-    description: 'The `If-None-Match` tag still matches',
-    headers: RATE_LIMIT_HEADERS,
-  })
+  @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches', headers: CACHING_HEADERS })
   @ApiProblemResponses(400, 401, 404, 429, 503)
   detail(
     @Param() params: ProcessNumeroParamsDto,

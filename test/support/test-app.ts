@@ -9,6 +9,7 @@ import { AppConfig, loadAppConfig } from '../../src/config/app.config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { customers } from '../../src/database/schema.js';
 import type { UserRole } from '../../src/database/schema.js';
+import { OpenApiConformance } from './openapi-conformance.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -32,6 +33,11 @@ export interface TestUser {
   customerIds?: string[];
   active?: boolean;
 }
+
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+
+let committedDocument: OpenApiConformance | undefined;
+const conformance = (): OpenApiConformance => (committedDocument ??= OpenApiConformance.committed());
 
 /** The whole AppModule on a throwaway database, configured exactly as `main.ts` does. */
 export class TestApp {
@@ -70,8 +76,24 @@ export class TestApp {
     return new TestApp(app, config, testDatabase);
   }
 
-  get http() {
-    return supertest(this.app.getHttpServer());
+  /**
+   * supertest on the app, with every answer checked against the committed `openapi.json`: an answer
+   * that drifts from the document fails the test that received it, naming the operation and field.
+   */
+  get http(): ReturnType<typeof supertest> {
+    const agent = supertest(this.app.getHttpServer());
+    return new Proxy(agent, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof property !== 'string' || !HTTP_METHODS.has(property) || typeof value !== 'function') {
+          return value;
+        }
+        return (url: string) =>
+          (value as (url: string) => supertest.Test)
+            .call(target, url)
+            .expect((response) => conformance().assertConforms(property, url, response));
+      },
+    });
   }
 
   get database(): DatabaseService {

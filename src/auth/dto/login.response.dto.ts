@@ -7,6 +7,11 @@ export class LoginResponseDto {
   @ApiProperty({ enum: ['Bearer'] })
   tokenType!: 'Bearer';
 
-  @ApiProperty({ description: 'Seconds until the token expires', example: 3600 })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    description: 'Seconds until the token expires',
+    example: 3600,
+  })
   expiresIn!: number;
 }

@@ -64,8 +64,21 @@ export class ReadinessResponseDto {
   details!: Record<string, HealthIndicatorDto>;
 }
 
+/** Readiness' 503: not one of the API's problems, but shaped the same way. */
+export const NOT_READY_PROBLEM = {
+  type: '/problems/not-ready',
+  title: 'Service not ready',
+  status: 503,
+} as const;
+
 /** 503 from readiness: a problem document carrying the whole report. */
 export class NotReadyProblemDto extends ProblemResponseDto {
+  @ApiProperty({ enum: [NOT_READY_PROBLEM.type], example: NOT_READY_PROBLEM.type })
+  declare type: string;
+
+  @ApiProperty({ enum: [NOT_READY_PROBLEM.title], example: NOT_READY_PROBLEM.title })
+  declare title: string;
+
   @ApiProperty({ type: ReadinessResponseDto, description: 'The readiness report that failed' })
   checks!: ReadinessResponseDto;
 }

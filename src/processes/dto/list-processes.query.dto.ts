@@ -27,19 +27,27 @@ const rangeEndExclusive = (value: string) =>
  * validated strictly; {@link toCriteria} turns them into typed criteria.
  */
 export class ListProcessesQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, description: 'Page number, from 1' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
+    default: 1,
+    description: 'Page number, from 1',
+  })
   @IsOptional()
   @IsIntegerParameter(1)
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @IsIntegerParameter(1, 100)
   pageSize?: string;
 
   @ApiPropertyOptional({
-    description: `Comma-separated statuses, case-insensitive: ${PROCESS_STATUSES.join(', ')}`,
-    example: 'IN_TRANSIT,ARRIVED',
+    description: 'Statuses to include, comma-separated (`IN_TRANSIT,ARRIVED`), case-insensitive',
+    type: 'array',
+    items: { type: 'string', enum: [...PROCESS_STATUSES] },
+    maxItems: PROCESS_STATUSES.length,
   })
   @IsOptional()
   @IsListOfParameter(PROCESS_STATUSES)
@@ -59,7 +67,8 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'Inclusive lower bound on `updatedAt`: an RFC 3339 instant, or a date meaning the start of that UTC day',
-    example: '2026-03-01T00:00:00Z',
+
+    maxLength: 35,
   })
   @IsOptional()
   @IsInstantOrDateParameter()
@@ -68,7 +77,8 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'Inclusive upper bound on `updatedAt`: an RFC 3339 instant, or a date meaning the whole of that UTC day',
-    example: '2026-03-31',
+
+    maxLength: 35,
   })
   @IsOptional()
   @IsInstantOrDateParameter()
@@ -78,7 +88,8 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'ISO 6346 container number (4 letters, 7 digits, valid check digit); case, spaces and hyphens ignored',
-    example: 'CSQU3054383',
+
+    maxLength: 32,
   })
   @IsOptional()
   @IsParameterMatching(

@@ -64,7 +64,7 @@ export class ShipmentDto {
   @ApiProperty({ type: String, nullable: true })
   cargoDescription!: string | null;
 
-  @ApiProperty({ type: Number, nullable: true })
+  @ApiProperty({ type: 'integer', format: 'int32', nullable: true })
   packages!: number | null;
 
   @ApiProperty({ type: Number, nullable: true })
@@ -98,7 +98,7 @@ export class ContainerDto {
 }
 
 export class VoyageDto {
-  @ApiProperty({ example: 1 })
+  @ApiProperty({ type: 'integer', format: 'int32', example: 1 })
   sequence!: number;
 
   @ApiProperty({ type: String, nullable: true, example: 'MSC AURORA' })

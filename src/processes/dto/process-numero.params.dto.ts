@@ -7,6 +7,7 @@ export class ProcessNumeroParamsDto {
     description: 'The process number, 1-40 characters of `[A-Za-z0-9._-]`, matched case-insensitively',
     example: 'IMP-2026-000123',
     pattern: NUMERO_PATTERN.source,
+    maxLength: 40,
   })
   @Matches(NUMERO_PATTERN, { message: 'must be 1-40 characters of A-Z, a-z, 0-9, ".", "_" or "-"' })
   numero!: string;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { nullableRef } from '../../common/openapi/nullable-ref.js';
 import {
   CUSTOMS_CHANNELS,
   FOLLOW_UP_CODES,
@@ -39,7 +40,7 @@ export class FollowUpEventDto {
   @ApiProperty({ format: 'date-time', example: '2026-02-21T03:00:00Z' })
   occurredAt!: string;
 
-  @ApiProperty({ type: PlaceDto, nullable: true })
+  @ApiProperty(nullableRef(PlaceDto))
   location!: PlaceDto | null;
 }
 
@@ -87,7 +88,11 @@ export class OperationalSummaryDto {
   @ApiProperty({ type: [String], example: ['CSQU3054383'], description: 'ISO 6346 container numbers' })
   containers!: string[];
 
-  @ApiProperty({ enum: CUSTOMS_CHANNELS, nullable: true })
+  @ApiProperty({
+    enum: [...CUSTOMS_CHANNELS, null],
+    nullable: true,
+    description: '`null` until customs assigns a channel',
+  })
   customsChannel!: CustomsChannel | null;
 
   @ApiProperty({
@@ -99,7 +104,7 @@ export class OperationalSummaryDto {
   })
   freeTimeEndsAt!: string | null;
 
-  @ApiProperty({ example: 12, description: 'Number of follow-up events' })
+  @ApiProperty({ type: 'integer', format: 'int32', example: 12, description: 'Number of follow-up events' })
   followCount!: number;
 }
 
@@ -119,7 +124,10 @@ export class ProcessSummaryDto {
   @ApiProperty({ type: OperationalSummaryDto })
   summary!: OperationalSummaryDto;
 
-  @ApiProperty({ type: FollowUpEventDto, nullable: true, description: 'The last element of `follow`' })
+  @ApiProperty({
+    ...nullableRef(FollowUpEventDto),
+    description: 'The last element of `follow`; `null` when there is none',
+  })
   lastFollow!: FollowUpEventDto | null;
 
   @ApiProperty({
@@ -130,16 +138,16 @@ export class ProcessSummaryDto {
 }
 
 export class PageMetaDto {
-  @ApiProperty({ example: 1 })
+  @ApiProperty({ type: 'integer', format: 'int64', example: 1 })
   page!: number;
 
-  @ApiProperty({ example: 20 })
+  @ApiProperty({ type: 'integer', format: 'int32', example: 20 })
   pageSize!: number;
 
-  @ApiProperty({ example: 134 })
+  @ApiProperty({ type: 'integer', format: 'int32', example: 134 })
   totalItems!: number;
 
-  @ApiProperty({ example: 7 })
+  @ApiProperty({ type: 'integer', format: 'int32', example: 7 })
   totalPages!: number;
 }
 
