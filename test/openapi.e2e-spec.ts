@@ -1,6 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildOpenApiDocument } from '../src/openapi.js';
+import { OpenApiConformance } from './support/openapi-conformance.js';
 import { TestApp } from './support/test-app.js';
+
+interface Operation {
+  operationId: string;
+  responses: Record<string, { headers: Record<string, { required?: boolean }> }>;
+}
 
 const COMMITTED = new URL('../openapi.json', import.meta.url);
 
@@ -60,5 +66,87 @@ describe('OpenAPI document', () => {
       'updatedFrom',
       'updatedTo',
     ]);
+  });
+
+  it('takes several statuses as one comma-separated array of the status enum', async () => {
+    const json = await testApp.http.get('/docs/openapi.json').expect(200);
+    const status = (json.body.paths['/api/processes'].get.parameters as Array<Record<string, unknown>>).find(
+      (parameter) => parameter.name === 'status',
+    );
+    expect(status).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: {
+        type: 'array',
+        items: { type: 'string', enum: expect.arrayContaining(['OPEN', 'CANCELLED']) },
+      },
+    });
+  });
+
+  it('declares X-Request-Id, a 500 and a default problem on every operation, under a unique operationId', async () => {
+    const json = await testApp.http.get('/docs/openapi.json').expect(200);
+    const operations = Object.values(json.body.paths as Record<string, Record<string, Operation>>).flatMap(
+      (pathItem) => Object.values(pathItem),
+    );
+    const ids = operations.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const operation of operations) {
+      expect(operation.responses).toHaveProperty('500');
+      expect(operation.responses).toHaveProperty('default');
+      for (const response of Object.values(operation.responses)) {
+        expect(response.headers['X-Request-Id']).toMatchObject({ required: true });
+      }
+    }
+  });
+
+  describe('the answer check every e2e request goes through', () => {
+    const sut = OpenApiConformance.committed();
+    const problem = {
+      type: '/problems/not-found',
+      title: 'Not found',
+      status: 404,
+      instance: '/api/processes/X',
+      requestId: 'abc',
+    };
+    const headers = { 'content-type': 'application/problem+json; charset=utf-8', 'x-request-id': 'abc' };
+
+    it('accepts an answer as documented', () => {
+      expect(sut.violations('GET', '/api/processes/X', { status: 404, headers, body: problem })).toEqual([]);
+    });
+
+    it('names the operation and the field that drift', () => {
+      const violations = sut.violations('GET', '/api/processes/X?a=1', {
+        status: 404,
+        headers: { 'content-type': 'application/problem+json' },
+        body: { ...problem, type: '/problems/lost', status: '404' },
+      });
+
+      expect(violations).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            /^GET \/api\/processes\/\{numero\} \(\w+\) answered 404: header X-Request-Id is required/,
+          ),
+          expect.stringMatching(/answered 404: body\.type must be equal to one of the allowed values/),
+          expect.stringMatching(/answered 404: body\.status must be integer/),
+        ]),
+      );
+    });
+
+    it('refuses an undocumented status or content type', () => {
+      expect(
+        sut.violations('POST', '/api/auth/login', {
+          status: 200,
+          headers: { 'content-type': 'text/html' },
+          body: '',
+        }),
+      ).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('content type "text/html" is not one of application/json'),
+        ]),
+      );
+      expect(sut.violations('GET', '/api/tracking', { status: 200, headers, body: {} })).toEqual(
+        expect.arrayContaining([expect.stringContaining('status 200 is not documented')]),
+      );
+    });
   });
 });

@@ -138,9 +138,13 @@ interface DocumentedResponse {
   response: ResponseObject;
 }
 
-/** The response the document gives for a status: exact, then its range (`4XX`), then `default`. */
+/**
+ * The response the document gives for a status: exact, then its range (`4XX`), then `default`,
+ * which this document keeps for errors: a success it does not list is drift, not a `default`.
+ */
 function responseFor(operation: OperationObject, status: number): DocumentedResponse | undefined {
-  for (const key of [String(status), `${String(status)[0]}XX`, 'default']) {
+  const keys = [String(status), `${String(status)[0]}XX`, ...(status >= 400 ? ['default'] : [])];
+  for (const key of keys) {
     const response = operation.responses[key];
     if (response !== undefined) return { key, response };
   }

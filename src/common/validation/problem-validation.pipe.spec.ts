@@ -93,7 +93,13 @@ describe(ProblemValidationPipe.name, () => {
       sut.transform({ name: 'a', origin: { code: 'BRSSZ' }, role: 'staff' }, body(ShipmentRequest)),
     );
 
-    expect(error.errors).toEqual([{ in: 'body', name: 'role', message: 'property role should not exist' }]);
+    expect(error.errors).toEqual([{ in: 'body', name: 'role', message: 'unknown field' }]);
+  });
+
+  it('refuses an unknown query parameter as such', async () => {
+    const error = await refusal(sut.transform({ foo: '1' }, { type: 'query', metatype: PageQuery }));
+
+    expect(error.errors).toEqual([{ in: 'query', name: 'foo', message: 'unknown parameter' }]);
   });
 
   it.each([

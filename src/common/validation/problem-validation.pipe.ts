@@ -48,6 +48,14 @@ export class ProblemValidationPipe extends ValidationPipe {
   }
 }
 
+/** class-validator says "property foo should not exist"; a person reads "unknown parameter". */
+const UNKNOWN_BY_LOCATION: Record<ParameterLocation, string> = {
+  query: 'unknown parameter',
+  path: 'unknown parameter',
+  header: 'unknown header',
+  body: 'unknown field',
+};
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -55,10 +63,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function flatten(errors: ValidationError[], location: ParameterLocation, prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const name = prefix + error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({
+    const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({
       in: location,
       name,
-      message: stripPropertyName(message, error.property),
+      message:
+        constraint === 'whitelistValidation'
+          ? UNKNOWN_BY_LOCATION[location]
+          : stripPropertyName(message, error.property),
     }));
     return [...own, ...flatten(error.children ?? [], location, `${name}.`)];
   });

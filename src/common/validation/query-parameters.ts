@@ -82,7 +82,7 @@ export function IsListOfParameter(values: readonly string[]): PropertyDecorator 
   const allowed = new Set(values);
   return queryParameter(
     'isListOfParameter',
-    `must be a comma-separated list of ${values.join(', ')}`,
+    `must be one of ${values.join(', ')} (several comma-separated)`,
     (value) => value.split(',').every((item) => allowed.has(item.trim().toUpperCase())),
   );
 }

@@ -5,7 +5,7 @@ import { NUMERO_PATTERN } from '../process.vocabulary.js';
 export class ProcessNumeroParamsDto {
   @ApiProperty({
     description: 'The process number, 1-40 characters of `[A-Za-z0-9._-]`, matched case-insensitively',
-    example: 'IMP-2026-000123',
+    example: 'IMP-2026-000003',
     pattern: NUMERO_PATTERN.source,
     maxLength: 40,
   })
