@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { validate } from '@readme/openapi-parser';
 import { buildOpenApiDocument } from '../src/openapi.js';
 import { OpenApiConformance } from './support/openapi-conformance.js';
 import { TestApp } from './support/test-app.js';
@@ -27,6 +29,11 @@ describe('OpenAPI document', () => {
     const generated = `${JSON.stringify(buildOpenApiDocument(testApp.app), null, 2)}\n`;
     if (process.env.UPDATE_OPENAPI === '1') writeFileSync(COMMITTED, generated);
     expect(JSON.parse(generated)).toEqual(JSON.parse(readFileSync(COMMITTED, 'utf8')));
+  });
+
+  it('is a valid OpenAPI document (references resolve, operationIds are unique)', async () => {
+    const result = await validate(fileURLToPath(COMMITTED));
+    expect(result.valid ? [] : result.errors).toEqual([]);
   });
 
   it('is served at /docs/openapi.json, with the Swagger UI at /docs', async () => {
@@ -97,6 +104,23 @@ describe('OpenAPI document', () => {
         expect(response.headers['X-Request-Id']).toMatchObject({ required: true });
       }
     }
+  });
+
+  it('declares nullable fields so that null validates (OpenAPI 3.0)', () => {
+    const document = JSON.parse(readFileSync(COMMITTED, 'utf8')) as object;
+    const misdeclared: string[] = [];
+    const visit = (node: unknown, path: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Record<string, unknown>;
+      if (schema.nullable === true) {
+        // `nullable` widens only a `type` beside it: not a `$ref`/`allOf`, nor an enum without null.
+        if (!('type' in schema) || 'allOf' in schema || '$ref' in schema) misdeclared.push(path);
+        if (Array.isArray(schema.enum) && !schema.enum.includes(null)) misdeclared.push(`${path}.enum`);
+      }
+      for (const [key, child] of Object.entries(schema)) visit(child, `${path}.${key}`);
+    };
+    visit(document, '$');
+    expect(misdeclared).toEqual([]);
   });
 
   describe('the answer check every e2e request goes through', () => {

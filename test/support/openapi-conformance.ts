@@ -110,7 +110,8 @@ export class OpenApiConformance {
       .trim();
     const content = documented.response.content;
     if (content === undefined || Object.keys(content).length === 0) return [];
-    const media = content[contentType];
+    // A documented media type may carry parameters (`text/plain; version=0.0.4`): match on the type.
+    const media = Object.entries(content).find(([type]) => type.split(';')[0]!.trim() === contentType)?.[1];
     if (media === undefined) {
       return [`content type ${JSON.stringify(contentType)} is not one of ${Object.keys(content).join(', ')}`];
     }

@@ -55,7 +55,10 @@ export function ApiProblemResponses(...statuses: number[]): MethodDecorator & Cl
   );
 }
 
-/** The login's answers: its 401 is a failed login, which carries no `WWW-Authenticate`. */
+/**
+ * The login's answers: its 401 is a failed login, which carries no `WWW-Authenticate`, and its
+ * 503 is the database's (the login never calls the operations system).
+ */
 export function ApiLoginProblemResponses(...statuses: number[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ProblemResponseDto),
@@ -63,7 +66,10 @@ export function ApiLoginProblemResponses(...statuses: number[]): MethodDecorator
       problemResponse(
         status,
         Object.values(PROBLEM_TYPES).filter(
-          (problem) => problem.status === status && problem !== PROBLEM_TYPES.unauthorized,
+          (problem) =>
+            problem.status === status &&
+            problem !== PROBLEM_TYPES.unauthorized &&
+            problem !== PROBLEM_TYPES.operationsUnavailable,
         ),
       ),
     ),

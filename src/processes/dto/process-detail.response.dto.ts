@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   CUSTOMS_CHANNELS,
   DECLARATION_TYPES,
@@ -11,6 +11,7 @@ import {
   type ProcessType,
   type TransportMode,
 } from '../process.vocabulary.js';
+import { nullableRef } from '../../common/openapi/nullable-ref.js';
 import { PlaceDto, ProcessSummaryDto } from './process-summary.response.dto.js';
 
 export class PartyDto {
@@ -153,6 +154,7 @@ export class CeMercanteDto {
   house!: string | null;
 }
 
+@ApiExtraModels(CeMercanteDto)
 export class CustomsDto {
   @ApiProperty({ enum: DECLARATION_TYPES, description: '`DI` or `DUIMP` for imports, `DUE` for exports' })
   declarationType!: DeclarationType;
@@ -167,7 +169,7 @@ export class CustomsDto {
   registeredAt!: string;
 
   @ApiProperty({
-    enum: CUSTOMS_CHANNELS,
+    enum: [...CUSTOMS_CHANNELS, null],
     nullable: true,
     description:
       'Parametrisation channel (`GREEN` automatic clearance, `YELLOW` document review, `RED` document review and ' +
@@ -181,7 +183,7 @@ export class CustomsDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   clearedAt!: string | null;
 
-  @ApiProperty({ type: CeMercanteDto, nullable: true, description: 'Sea imports only' })
+  @ApiProperty({ ...nullableRef(CeMercanteDto), description: 'Sea imports only; `null` otherwise' })
   ceMercante!: CeMercanteDto | null;
 }
 
