@@ -1,0 +1,119 @@
+import { jest } from '@jest/globals';
+import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import { JsonText } from '../common/http/json-text.js';
+import { ProblemException } from '../common/problems/problem.exception.js';
+import { OperationsUnavailableError } from '../operations/operations.gateway.js';
+import type { Shipment } from '../operations/operations.types.js';
+import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
+import type { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
+import type { ProcessListCriteria } from './process-list.criteria.js';
+import type { ProcessesRepository } from './processes.repository.js';
+import { ProcessesService } from './processes.service.js';
+
+const customer: AuthenticatedUser = {
+  id: 'u1',
+  username: 'acme',
+  role: 'customer',
+  customerIds: ['c1', 'c2'],
+};
+const staff: AuthenticatedUser = { id: 'u2', username: 'ops', role: 'staff', customerIds: [] };
+
+const criteria: ProcessListCriteria = {
+  page: 2,
+  pageSize: 10,
+  statuses: null,
+  shipmentFrom: null,
+  shipmentTo: null,
+  updatedFrom: null,
+  updatedBefore: null,
+  container: null,
+  sort: '-updatedAt',
+};
+
+const summary = { numero: 'IMP-1', status: 'OPEN' } as unknown as ProcessSummaryDto;
+
+describe(ProcessesService.name, () => {
+  let repository: {
+    list: jest.Mock<ProcessesRepository['list']>;
+    findVisible: jest.Mock<ProcessesRepository['findVisible']>;
+  };
+  let enrichment: { enrich: jest.Mock<ProcessEnrichmentService['enrich']> };
+  let sut: ProcessesService;
+
+  beforeEach(() => {
+    repository = { list: jest.fn(), findVisible: jest.fn() };
+    enrichment = { enrich: jest.fn() };
+    sut = new ProcessesService(
+      repository as unknown as ProcessesRepository,
+      enrichment as unknown as ProcessEnrichmentService,
+    );
+  });
+
+  describe('list', () => {
+    it("reads within the customer's own customers and pages the total", async () => {
+      repository.list.mockResolvedValue({
+        items: JsonText.array([JsonText.of('{"numero":"IMP-1"}')]),
+        totalItems: 21,
+      });
+
+      const page = await sut.list(criteria, customer);
+
+      expect(repository.list).toHaveBeenCalledWith(criteria, { customerIds: ['c1', 'c2'] });
+      expect(page.meta).toEqual({ page: 2, pageSize: 10, totalItems: 21, totalPages: 3 });
+      expect(page.body.parse()).toEqual({ data: [{ numero: 'IMP-1' }], meta: page.meta });
+    });
+
+    it('lets staff read every customer', async () => {
+      repository.list.mockResolvedValue({ items: JsonText.array([]), totalItems: 0 });
+
+      const page = await sut.list(criteria, staff);
+
+      expect(repository.list).toHaveBeenCalledWith(criteria, { customerIds: null });
+      expect(page.meta.totalPages).toBe(0);
+    });
+  });
+
+  describe('detail', () => {
+    const detail = { numero: 'IMP-1', parties: [], shipment: {} as Shipment, containers: [], voyages: [] };
+
+    it('is not found, without asking the operations system, when the process is not visible', async () => {
+      repository.findVisible.mockResolvedValue(null);
+
+      await expect(sut.detail('IMP-1', customer)).rejects.toMatchObject({ problem: { status: 404 } });
+      expect(enrichment.enrich).not.toHaveBeenCalled();
+    });
+
+    it('merges the stored summary with the live detail, leaving out empty lists and absent customs', async () => {
+      repository.findVisible.mockResolvedValue({ summary, customs: null });
+      enrichment.enrich.mockResolvedValue({ detail, status: 'FRESH', fetchedAt: '2026-03-01T00:00:00Z' });
+
+      const result = await sut.detail('imp-1', customer);
+
+      expect(enrichment.enrich).toHaveBeenCalledWith('IMP-1');
+      expect(result).toEqual({
+        ...summary,
+        parties: [],
+        shipment: {},
+        enrichment: { status: 'FRESH', fetchedAt: '2026-03-01T00:00:00Z' },
+      });
+    });
+
+    it('is not found when the operations system does not know the process', async () => {
+      repository.findVisible.mockResolvedValue({ summary, customs: null });
+      enrichment.enrich.mockResolvedValue(null);
+
+      await expect(sut.detail('IMP-1', customer)).rejects.toMatchObject({ problem: { status: 404 } });
+    });
+
+    it('answers 503 with Retry-After when the operations system is unavailable', async () => {
+      repository.findVisible.mockResolvedValue({ summary, customs: null });
+      enrichment.enrich.mockRejectedValue(new OperationsUnavailableError('down'));
+
+      const error = await sut.detail('IMP-1', customer).catch((caught: unknown) => caught);
+
+      expect(error).toBeInstanceOf(ProblemException);
+      expect((error as ProblemException).problem.status).toBe(503);
+      expect((error as ProblemException).problemOptions.headers).toEqual({ 'Retry-After': '30' });
+    });
+  });
+});
