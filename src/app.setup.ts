@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import compression from 'compression';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { bodyDepthLimit } from './common/http/body-depth-limit.js';
 import { queryStringLimit } from './common/http/query-string-limit.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { AppConfig } from './config/app.config.js';
@@ -83,6 +84,7 @@ export function configureApp(app: NestExpressApplication): void {
   app.use(queryStringLimit);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
+  app.use(bodyDepthLimit);
 
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {

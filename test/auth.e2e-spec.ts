@@ -111,6 +111,9 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
       ['non-string password', { username: 'acme', password: ['x'] }, ['password']],
       ['extra field', { username: 'acme', password: 'x', role: 'staff' }, ['role']],
       ['both missing', {}, ['username', 'password']],
+      ['a NUL in the user name', { username: 'ac\u0000me', password: 'x' }, ['username']],
+      ['a line feed in the user name', { username: 'acme\n', password: 'x' }, ['username']],
+      ['a DEL in the user name', { username: 'acme\u007f', password: 'x' }, ['username']],
     ])('refuses a body with %s: 400 naming each field', async (_case, body, fields) => {
       const response = await testApp.http.post('/api/auth/login').send(body).expect(400);
 
@@ -132,6 +135,31 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
         .send(raw)
         .expect(400);
       expect(response.body.type).toBe('/problems/invalid-request');
+    });
+
+    it('refuses a control character in the user name before any query, and counts nothing', async () => {
+      const response = await testApp.http
+        .post('/api/auth/login')
+        .send({ username: 'a\u0000', password: 'x' })
+        .expect(400);
+      expect(response.body.errors).toEqual([
+        { in: 'body', name: 'username', message: 'must not contain control characters' },
+      ]);
+    });
+
+    it.each([
+      ['an array 3,000 deep', `{"username":${'['.repeat(3000)}${']'.repeat(3000)},"password":"x"}`],
+      ['objects 20 deep', `{"username":"acme","password":${'{"a":'.repeat(20)}1${'}'.repeat(20)}}`],
+    ])('refuses a body nested too deeply (%s) with 400, never a stack overflow', async (_case, raw) => {
+      const response = await testApp.http
+        .post('/api/auth/login')
+        .set('Content-Type', 'application/json')
+        .send(raw)
+        .expect(400);
+      expect(response.body).toMatchObject({
+        type: '/problems/invalid-request',
+        errors: [{ in: 'body', name: 'body', message: 'must not be nested more than 8 levels deep' }],
+      });
     });
 
     it('refuses malformed JSON with 400', async () => {

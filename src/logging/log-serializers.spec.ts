@@ -1,5 +1,9 @@
 import { redactUrl, serializeError } from './log-serializers.js';
 
+/** A token as Node's jsonwebtoken writes them: header, claims, signature. */
+const JWT =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTEiLCJpYXQiOjE3NzI0MDAwMDB9.c2lnbmF0dXJlLWJ5dGVzLWhlcmU';
+
 describe('log serializers', () => {
   describe(redactUrl.name, () => {
     it.each([
@@ -12,6 +16,22 @@ describe('log serializers', () => {
       ['/x?%74oken=abc', '/x?%74oken=[Redacted]'],
       ['/x?flag', '/x?flag'],
       ['/api/processes/IMP-1', '/api/processes/IMP-1'],
+      ...[
+        'jwt',
+        'bearer',
+        'pass',
+        'passwd',
+        'pwd',
+        'credentials',
+        'code',
+        'sig',
+        'client_secret',
+        'id_token',
+      ].map((name): [string, string] => [`/x?${name}=v&page=1`, `/x?${name}=[Redacted]&page=1`]),
+      ['/x?codename=v&status=OPEN', '/x?codename=v&status=OPEN'],
+      [`/x/${JWT}/y`, '/x/[Redacted]/y'],
+      [`/x?next=${JWT}`, '/x?next=[Redacted]'],
+      [`/api/processes/${JWT.slice(0, 40)}`, `/api/processes/${JWT.slice(0, 40)}`],
     ])('turns %s into %s', (url, expected) => {
       expect(redactUrl(url)).toBe(expected);
     });

@@ -22,11 +22,25 @@ export const REDACTED_PATHS = [
   ]),
 ];
 
-const SENSITIVE_QUERY_PARAMETER = /token|password|secret|key|auth|session|cookie/i;
+/**
+ * Query parameter names that carry credentials: any name containing one of these words, and the
+ * short names of common schemes (`code` of OAuth, `sig` of signed URLs, `pwd`, …).
+ */
+const SENSITIVE_QUERY_PARAMETER =
+  /token|passw|secret|key|auth|session|cookie|credential|jwt|bearer|signature|^(?:pass|pwd|code|sig|otp|pin)$/i;
+/** Three base64url parts separated by dots, the first two JSON objects (`eyJ`): a JWT, wherever it is. */
+const JWT_LIKE = /eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
 const MAX_CAUSES = 5;
 
-/** The URL with the value of any parameter that looks like a credential replaced. */
+/**
+ * The URL with the value of any parameter that looks like a credential replaced, and anything
+ * that looks like a JWT replaced wherever it stands (a path segment, another parameter's value).
+ */
 export function redactUrl(url: string): string {
+  return redactQueryParameters(url).replace(JWT_LIKE, '[Redacted]');
+}
+
+function redactQueryParameters(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return url;
   const pairs = url

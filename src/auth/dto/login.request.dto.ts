@@ -1,10 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsString, Length, Matches } from 'class-validator';
+
+/** C0 controls and DEL: never part of a user name (a NUL would even reach PostgreSQL as an error). */
+const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f]*$/;
 
 export class LoginRequestDto {
-  @ApiProperty({ example: 'acme', minLength: 1, maxLength: 128 })
+  @ApiProperty({ example: 'acme', minLength: 1, maxLength: 128, pattern: '^[^\\x00-\\x1f\\x7f]*$' })
   @IsString()
   @Length(1, 128)
+  @Matches(NO_CONTROL_CHARACTERS, { message: 'must not contain control characters' })
   username!: string;
 
   @ApiProperty({ example: 'acme-demo-2026', minLength: 1, maxLength: 1024, format: 'password' })
