@@ -5,10 +5,13 @@ import compression from 'compression';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { bodyDepthLimit } from './common/http/body-depth-limit.js';
+import { configureHttpServer } from './common/http/http-server-settings.js';
 import { queryStringLimit } from './common/http/query-string-limit.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { AppConfig } from './config/app.config.js';
 import { HttpLogger } from './logging/http-logger.js';
+import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
+import { ShutdownState } from './lifecycle/shutdown.state.js';
 import { HttpMetrics } from './metrics/http.metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { servePortal } from './portal/portal.static.js';
@@ -48,7 +51,9 @@ export function configureApp(app: NestExpressApplication): void {
   app.disable('x-powered-by');
   // Process responses carry their own ETag; nothing else needs one.
   app.set('etag', false);
+  configureHttpServer(app.getHttpServer(), app.get(HttpMetrics));
   app.use(requestIdMiddleware);
+  app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));
   // Right after the id, so that answers from later middleware (413, 414, preflights) are logged and counted too.
   app.use(app.get(HttpLogger).middleware);
   app.use(app.get(HttpMetrics).middleware);

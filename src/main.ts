@@ -14,5 +14,6 @@ const app = await NestFactory.create<NestExpressApplication>(AppModule, {
   bufferLogs: true,
 });
 configureApp(app);
-enableGracefulShutdown(app);
-await app.listen(app.get(AppConfig).port);
+const config = app.get(AppConfig);
+enableGracefulShutdown(app, config.shutdownGraceMs);
+await app.listen(config.port);

@@ -34,6 +34,7 @@ describe(loadAppConfig.name, () => {
       redisUrl: null,
       cors: { origins: [] },
       servedOverTls: false,
+      shutdownGraceMs: 3000,
       trustProxy: false,
       rateLimits: { perUserPerMinute: 600 },
     });
@@ -117,6 +118,7 @@ describe(loadAppConfig.name, () => {
     ['DATABASE_URL', 'mysql://db/app'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '99'],
     ['SERVED_OVER_TLS', 'yes'],
+    ['SHUTDOWN_GRACE_MS', '60001'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '5s'],
     ['JWT_SECRET', 'x'.repeat(31)],
     ['JWT_EXPIRES_IN', '59'],

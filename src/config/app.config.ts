@@ -43,6 +43,8 @@ export class AppConfig {
   sync!: { intervalSeconds: number };
   redisUrl!: string | null;
   cors!: { origins: string[] };
+  /** After a termination signal: how long the listener keeps accepting, readiness 503, before closing. */
+  shutdownGraceMs!: number;
   /** Clients reach the service over HTTPS (here or at a proxy): HSTS and upgrade-insecure-requests. */
   servedOverTls!: boolean;
   trustProxy!: TrustProxySetting;
@@ -112,6 +114,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     redisUrl: vars.REDIS_URL ?? null,
     cors: { origins: corsOrigins },
     servedOverTls: vars.SERVED_OVER_TLS === 'true',
+    shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 3000,
     trustProxy: trustProxy ?? false,
     rateLimits: { perUserPerMinute: vars.RATE_LIMIT_PER_USER_PER_MINUTE ?? 600 },
     portal: { enabled: vars.PORTAL_ENABLED === undefined ? demoMode : vars.PORTAL_ENABLED === 'true' },

@@ -127,6 +127,13 @@ export class EnvironmentVariables {
   RATE_LIMIT_PER_USER_PER_MINUTE?: number;
 
   @IsOptional()
+  @Transform(toInteger)
+  @Min(0)
+  @Max(60_000)
+  @IsInt()
+  SHUTDOWN_GRACE_MS?: number;
+
+  @IsOptional()
   @Transform(emptyAsUnset)
   @IsIn(BOOLEANS, { message: 'must be true or false' })
   SERVED_OVER_TLS?: (typeof BOOLEANS)[number];

@@ -36,7 +36,11 @@ onPostgres(`${DatabaseService.name} (postgres)`, () => {
     const testDatabase = await createTestDatabase('postgres');
     const url = new URL(testDatabase.options.url!);
     url.searchParams.set('options', '-c statement_timeout=60000');
-    const database = await DatabaseService.connect({ ...testDatabase.options, url: url.toString(), statementTimeoutMs: 300 });
+    const database = await DatabaseService.connect({
+      ...testDatabase.options,
+      url: url.toString(),
+      statementTimeoutMs: 300,
+    });
     try {
       await expect(database.db.execute(sql`SELECT pg_sleep(2)`)).rejects.toMatchObject({
         cause: expect.objectContaining({ code: '57014' }),

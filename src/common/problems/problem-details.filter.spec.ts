@@ -155,7 +155,9 @@ describe(ProblemDetailsFilter.name, () => {
 
   it('answers a database outage with a 503 and Retry-After, and no trace of the query', () => {
     const outage = new Error('Failed query: select * from users where username = $1', {
-      cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      cause: Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      }),
     });
 
     const response = answer(outage);

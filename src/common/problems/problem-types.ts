@@ -6,13 +6,20 @@ export const PROBLEM_TYPES = {
   notFound: { type: '/problems/not-found', title: 'Not found', status: 404 },
   methodNotAllowed: { type: '/problems/method-not-allowed', title: 'Method not allowed', status: 405 },
   endpointRetired: { type: '/problems/endpoint-retired', title: 'Endpoint retired', status: 410 },
+  requestTimeout: { type: '/problems/request-timeout', title: 'Request timeout', status: 408 },
   payloadTooLarge: { type: '/problems/payload-too-large', title: 'Payload too large', status: 413 },
   unsupportedMediaType: {
     type: '/problems/unsupported-media-type',
     title: 'Unsupported media type',
     status: 415,
   },
+  expectationFailed: { type: '/problems/expectation-failed', title: 'Expectation failed', status: 417 },
   rateLimited: { type: '/problems/rate-limited', title: 'Too many requests', status: 429 },
+  headersTooLarge: {
+    type: '/problems/request-headers-too-large',
+    title: 'Request header fields too large',
+    status: 431,
+  },
   internal: { type: '/problems/internal', title: 'Internal server error', status: 500 },
   operationsUnavailable: {
     type: '/problems/operations-unavailable',
