@@ -3,13 +3,13 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import compression from 'compression';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
 import { bodyDepthLimit } from './common/http/body-depth-limit.js';
 import { configureHttpServer } from './common/http/http-server-settings.js';
 import { queryStringLimit } from './common/http/query-string-limit.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { AppConfig } from './config/app.config.js';
 import { HttpLogger } from './logging/http-logger.js';
+import { PinoNestLogger } from './logging/pino-nest-logger.js';
 import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
 import { ShutdownState } from './lifecycle/shutdown.state.js';
 import { HttpMetrics } from './metrics/http.metrics.js';
@@ -46,7 +46,7 @@ const CORS_EXPOSED_HEADERS = [
 export function configureApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
   // Every Nest Logger writes through pino from here on (buffered start-up lines are flushed).
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(PinoNestLogger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   // Process responses carry their own ETag; nothing else needs one.

@@ -261,6 +261,7 @@ describe('the reference portal in Chromium', () => {
 
     await results(page).first().getByRole('button', { name: 'Details' }).focus();
     await page.keyboard.press('Enter');
+    await page.locator('#detail').getByRole('heading', { name: /^IMP-2026-/ }).waitFor();
     await expect(page.evaluate<string | undefined>('document.activeElement?.id')).resolves.toBe('detail');
     await page.screenshot({ path: `${SCREENSHOTS}/detail-phone.png` });
     expect(consoleErrors).toEqual([]);

@@ -73,6 +73,9 @@ export class DatabaseService implements OnApplicationShutdown {
         // @types/pg declares a void hook, but pg-pool awaits the promise it returns.
         // eslint-disable-next-line @typescript-eslint/no-misused-promises
         onConnect: async (client: pg.ClientBase) => {
+          // A checked-out connection lost between two statements (inside a transaction) reports
+          // here; the pool's own listener covers only idle ones.
+          client.on('error', (error) => logConnectionLoss(logger, 'a connection in use', error));
           await client.query('SET plan_cache_mode = force_custom_plan');
           if (options.statementTimeoutMs !== undefined) {
             await client.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
