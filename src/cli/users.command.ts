@@ -3,7 +3,7 @@ import { PasswordHasher } from '../auth/password-hasher.service.js';
 import { UnknownCustomersError, UsersRepository, type UserRecord } from '../auth/users/users.repository.js';
 import type { UserRole } from '../database/schema.js';
 
-/** CONTRACT §1: the lengths the login endpoint accepts, so every user made here can log in. */
+/** The lengths the login endpoint accepts, so every user made here can log in. */
 const USERNAME_MAX_LENGTH = 128;
 const PASSWORD_MAX_LENGTH = 1024;
 /** PostgreSQL's unique_violation. */
@@ -69,7 +69,7 @@ export class UsersCommand {
     const user = await this.existing(username);
     if (!user.active) return [`"${username}" is already disabled`];
     await this.users.update(username, { active: false });
-    // UserAccessService caches a user for at most 30 s; CONTRACT §1 promises 60.
+    // UserAccessService caches a user for at most 30 s; the API promises 60.
     return [`Disabled "${username}"; tokens already issued stop working within 60 seconds`];
   }
 

@@ -1,6 +1,6 @@
 /**
  * ISO 6346 freight container numbers: a 3-letter owner code, a category letter, a 6-digit serial
- * and a check digit. CONTRACT §5.1 asks for "4 letters and 7 digits, check digit valid", so the
+ * and a check digit. The API asks for "4 letters and 7 digits, check digit valid", so the
  * category letter is not restricted to U, J or Z.
  */
 /** The shape of a normalised container number, check digit aside. */

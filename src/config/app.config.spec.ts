@@ -14,7 +14,7 @@ function problemWith(env: NodeJS.ProcessEnv): string {
 }
 
 describe(loadAppConfig.name, () => {
-  it('applies the defaults of CONTRACT §7 to an empty environment', () => {
+  it('applies the documented defaults to an empty environment', () => {
     const sut = loadAppConfig({});
 
     expect(sut).toMatchObject({

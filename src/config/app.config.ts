@@ -51,7 +51,7 @@ export class AppConfig {
   rateLimits!: { perUserPerMinute: number };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
   portal!: { enabled: boolean };
-  /** Demo mode (CONTRACT §9): no database URL and not production; simulator data and demo users. */
+  /** Demo mode: no database URL and not production; simulator data and demo users. */
   demoMode!: boolean;
 }
 

@@ -13,7 +13,7 @@ const toInteger = ({ value }: { value: unknown }): unknown =>
 // Validators run from the property outwards and stop at the first failure: the type check sits
 // closest so that `1e3` reads "must be an integer", not "must not be greater than".
 
-/** The environment of CONTRACT §7, as read from `process.env`; see `.env.example`. */
+/** The environment, as read from `process.env`; see `.env.example`. */
 export class EnvironmentVariables {
   @IsOptional()
   @IsIn(NODE_ENVS)

@@ -96,13 +96,13 @@ export const processes = pgTable(
     customs: jsonb('customs').$type<CustomsDeclaration>(),
     freeTimeEndsAt: calendarDate('free_time_ends_at'),
     followCount: integer('follow_count').notNull(),
-    /** The operations system's last change of the process (CONTRACT `updatedAt`). */
+    /** The operations system's last change of the process (the API's `updatedAt`). */
     updatedAt: instant('updated_at').notNull(),
     syncedAt: instant('synced_at').notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex('processes_numero_ci_key').on(sql`lower(${table.numero})`),
-    // The list's visibility filter and sort orders (CONTRACT §5.1), each ending in the numero tie-break.
+    // The list's visibility filter and sort orders, each ending in the numero tie-break.
     index('processes_customer_updated_idx').on(table.customerId, table.updatedAt.desc(), table.numero),
     index('processes_updated_idx').on(table.updatedAt.desc(), table.numero),
     index('processes_customer_shipment_idx').on(table.customerId, table.shipmentDate, table.numero),

@@ -1,6 +1,6 @@
 import type { UserRole } from '../database/schema.js';
 
-/** The demo accounts of CONTRACT §9. Demo mode only, never in production. */
+/** The demo accounts. Demo mode only, never in production. */
 export const DEMO_USERS: ReadonlyArray<{
   username: string;
   password: string;

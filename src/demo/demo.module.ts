@@ -4,7 +4,7 @@ import { SyncModule } from '../sync/sync.module.js';
 import { DemoSeeder } from './demo-seeder.service.js';
 import { InitialDataState } from './initial-data.state.js';
 
-/** Demo data and users (CONTRACT §9); exports {@link InitialDataState} for the readiness check. */
+/** Demo data and users; exports {@link InitialDataState} for the readiness check. */
 @Module({
   imports: [AuthModule, SyncModule],
   providers: [InitialDataState, DemoSeeder],

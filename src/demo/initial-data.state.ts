@@ -3,7 +3,7 @@ import { AppConfig } from '../config/app.config.js';
 
 /**
  * Whether the service has its initial data. Outside demo mode the data is whatever the database
- * holds, so it is ready at once; in demo mode (CONTRACT §9) only after the first sync and the demo
+ * holds, so it is ready at once; in demo mode only after the first sync and the demo
  * users, which `/health/ready` reports as 503 until then.
  */
 @Injectable()

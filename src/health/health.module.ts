@@ -6,7 +6,7 @@ import { SyncModule } from '../sync/sync.module.js';
 import { HealthController } from './health.controller.js';
 import { ReadinessIndicators } from './readiness.indicators.js';
 
-/** `GET /health/live` and `GET /health/ready` (CONTRACT §5.4), outside `/api`, no authentication. */
+/** `GET /health/live` and `GET /health/ready`, outside `/api`, no authentication. */
 @Module({
   // Readiness logs its own transitions; terminus would log every failed probe as an error.
   imports: [TerminusModule.forRoot({ logger: false }), DemoModule, OperationsModule, SyncModule],

@@ -17,7 +17,7 @@ export const DATABASE_PING_TIMEOUT_MS = 2000;
 
 /**
  * The components readiness looks at. `database`, `initialData` and `lifecycle` can be `down`
- * (503); the operations system and Redis are only ever `degraded` (CONTRACT §5.4: an outage
+ * (503); the operations system and Redis are only ever `degraded` (an outage
  * there is reported, the service stays ready). No message names a host, a URL or an SQL text.
  */
 @Injectable()

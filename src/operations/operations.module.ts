@@ -7,7 +7,7 @@ import { SimulatedOperationsGateway } from './simulator/simulated-operations.gat
 import { demoSimulationOptions } from './simulator/simulation-options.js';
 
 /**
- * `OPERATIONS_BASE_URL` set: the real operations system over HTTP. Unset (CONTRACT §7, §9): the
+ * `OPERATIONS_BASE_URL` set: the real operations system over HTTP. Unset: the
  * built-in simulator, in process, on the demo data set laid out around the current day.
  */
 export function createOperationsGateway(config: AppConfig, http: HttpService): OperationsGateway {

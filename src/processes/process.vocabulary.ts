@@ -1,8 +1,8 @@
 /**
- * The closed vocabularies of CONTRACT §3-4. One source for the database CHECKs, the request
+ * The closed vocabularies of the API. One source for the database CHECKs, the request
  * validation, the upstream mapper and the OpenAPI enums.
  */
-/** CONTRACT §5.2: what a process numero may be (matched case-insensitively). */
+/** What a process numero may be (matched case-insensitively). */
 export const NUMERO_PATTERN = /^[A-Za-z0-9._-]{1,40}$/;
 
 export const PROCESS_STATUSES = [
@@ -63,7 +63,7 @@ export const PARTY_ROLES = [
 ] as const;
 export type PartyRole = (typeof PARTY_ROLES)[number];
 
-/** The forward path of each process type (CONTRACT §3); CANCELLED may follow any state but DELIVERED. */
+/** The forward path of each process type; CANCELLED may follow any state but DELIVERED. */
 export const STATUS_PATHS: Readonly<Record<ProcessType, readonly ProcessStatus[]>> = {
   IMPORT: ['OPEN', 'BOOKED', 'IN_TRANSIT', 'ARRIVED', 'CUSTOMS_CLEARANCE', 'CLEARED', 'DELIVERED'],
   EXPORT: ['OPEN', 'BOOKED', 'CUSTOMS_CLEARANCE', 'CLEARED', 'IN_TRANSIT', 'ARRIVED', 'DELIVERED'],

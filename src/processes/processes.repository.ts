@@ -18,7 +18,7 @@ import { processSummaryJson } from './process-summary.sql.js';
 import { updatedRangeDays } from './updated-range-days.js';
 
 /**
- * Every order ends in the numero tie-break (CONTRACT §5.1) and has an index to read it from.
+ * Every order ends in the numero tie-break and has an index to read it from.
  * `updated_at` is NOT NULL, so ascending NULLS FIRST is the same order as NULLS LAST; it is the
  * one a backward scan of the descending index gives, the tie-break then sorted per updatedAt.
  */

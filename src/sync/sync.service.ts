@@ -40,7 +40,7 @@ interface PassResult extends Counts {
 }
 
 /**
- * Pulls changed processes from the operations system into the database (CONTRACT §8).
+ * Pulls changed processes from the operations system into the database.
  *
  * A pass asks for changes since the stored watermark (minus a small overlap) and pages with the
  * upstream cursor until there is none. Each page is one transaction: its writes and the resume

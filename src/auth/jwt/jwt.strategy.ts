@@ -7,7 +7,7 @@ import type { AuthenticatedUser } from '../authenticated-user.js';
 import { UserAccessService } from '../users/user-access.service.js';
 
 export const JWT_ALGORITHM = 'HS256';
-/** CONTRACT §1: `exp` is checked with 30 s of leeway for clock skew. */
+/** `exp` is checked with 30 s of leeway for clock skew. */
 const CLOCK_TOLERANCE_S = 30;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -4,7 +4,7 @@ import type { AuthenticatedUser } from '../authenticated-user.js';
 import { UsersRepository } from './users.repository.js';
 
 /**
- * Well inside CONTRACT §1's 60 s: a user disabled, removed or given other customers is seen
+ * Well inside the 60 s the API promises: a user disabled, removed or given other customers is seen
  * by every instance within this time, without a database round trip on each request.
  */
 export const USER_ACCESS_TTL_MS = 30_000;

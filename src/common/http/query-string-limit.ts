@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { InvalidRequestException } from '../problems/problem.exception.js';
 
-/** CONTRACT §6: the query string is at most 4 KiB. */
+/** The query string is at most 4 KiB. */
 export const MAX_QUERY_STRING_BYTES = 4096;
 
 export function queryStringLimit(request: Request, _response: Response, next: NextFunction): void {

@@ -6,7 +6,7 @@ const REQUEST_ID = Symbol('requestId');
 
 type RequestWithId = Request & { [REQUEST_ID]?: string };
 
-/** Keeps the client's `X-Request-Id` when it is sane, makes a new one otherwise (CONTRACT §0). */
+/** Keeps the client's `X-Request-Id` when it is sane, makes a new one otherwise. */
 export function requestIdMiddleware(request: Request, response: Response, next: NextFunction): void {
   const offered = request.headers['x-request-id'];
   const requestId = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();

@@ -34,7 +34,7 @@ export type ProblemType = (typeof PROBLEM_TYPES)[keyof typeof PROBLEM_TYPES];
 
 export type ParameterLocation = 'query' | 'body' | 'path' | 'header';
 
-/** One offending field of a 400 (CONTRACT §0.1 `errors[]`). */
+/** One offending field of a 400. */
 export interface FieldError {
   in: ParameterLocation;
   name: string;

@@ -43,7 +43,7 @@ function gatewayFor(
 const firstPage = { updatedSince: null, cursor: null, limit: 50 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The HTTP adapter against the simulator's HTTP API: the two halves of CONTRACT §8 agree. */
+/** The HTTP adapter against the simulator's HTTP API: the two sides of the upstream API agree. */
 describe(`${HttpOperationsGateway.name} against the operations simulator`, () => {
   let server: OperationsSimulatorServer;
   let simulator: OperationsSimulator;

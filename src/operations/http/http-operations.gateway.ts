@@ -107,7 +107,7 @@ const CIRCUIT_STATE_NAMES: Record<CircuitState, OperationsCircuitState> = {
 };
 
 /**
- * The {@link OperationsGateway} over the operations system's HTTP API (CONTRACT §8).
+ * The {@link OperationsGateway} over the operations system's HTTP API.
  *
  * Only two idempotent GETs on fixed path templates; the numero is checked and encoded, absolute
  * URLs and redirects are refused, bodies are capped. Each attempt is bounded by a timeout, the

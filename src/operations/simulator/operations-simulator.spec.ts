@@ -77,7 +77,7 @@ describe(OperationsSimulator.name, () => {
     });
   });
 
-  describe('demo guarantees (CONTRACT §9)', () => {
+  describe('demo guarantees', () => {
     // The data's shape depends only on now − epoch, which the demo keeps in [150, 151) days.
     const moments = Array.from({ length: 12 }, (_, hour) => at(demoOptions.epoch, 150 + hour / 12));
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { OperationsSimulatorServerOptions, OutageMode, SimulatorFaults } from './ops-sim.server.js';
 import { DEMO_SIMULATION, demoSimulationOptions, type SimulationOptions } from './simulation-options.js';
 
-export const OPS_SIM_USAGE = `Usage: ops-sim [options]   (the operations system simulator, CONTRACT §8)
+export const OPS_SIM_USAGE = `Usage: ops-sim [options]   (the operations system simulator)
 
   --port <n>             port to listen on (default 4010; 0 picks a free one)
   --host <addr>          address to bind (default 127.0.0.1)

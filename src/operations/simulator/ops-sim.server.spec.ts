@@ -45,7 +45,7 @@ describe(startOperationsSimulatorServer.name, () => {
     });
   });
 
-  describe('list and detail (CONTRACT §8)', () => {
+  describe('list and detail', () => {
     it('pages through the list with nextCursor, exactly what the simulator holds', async () => {
       const seen: string[] = [];
       let cursor: string | null = null;

@@ -6,7 +6,7 @@ import { Rng } from './prng.js';
 import { demoSimulationOptions } from './simulation-options.js';
 
 /**
- * The operations system's HTTP API (CONTRACT §8) over the simulator, with faults to inject: a test
+ * The operations system's HTTP API over the simulator, with faults to inject: a test
  * and benchmark tool, deliberately plain `node:http`.
  *
  * - `GET /processes?updatedSince=&cursor=&limit=` → `{ items, nextCursor }`

@@ -27,7 +27,7 @@ export const MAX_PROCESS_COUNT = 2_000_000;
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-/** The demo configuration (CONTRACT §9); the epoch follows the clock, see {@link demoSimulationOptions}. */
+/** The demo configuration; the epoch follows the clock, see {@link demoSimulationOptions}. */
 export const DEMO_SIMULATION = {
   seed: 20260314,
   processCount: 360,

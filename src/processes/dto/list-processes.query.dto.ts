@@ -23,7 +23,7 @@ const rangeEndExclusive = (value: string) =>
   isCalendarDate(value) ? Date.parse(`${value}T00:00:00Z`) + DAY_MS : Date.parse(value) + 1;
 
 /**
- * `GET /api/processes` parameters (CONTRACT §5.1), kept as the raw strings the client sent and
+ * `GET /api/processes` parameters, kept as the raw strings the client sent and
  * validated strictly; {@link toCriteria} turns them into typed criteria.
  */
 export class ListProcessesQueryDto {
