@@ -208,6 +208,26 @@ describe('the reference portal in Chromium', () => {
     await page.close();
   });
 
+  it('gets a 304 from the page’s own fetch in every cache mode that asks the server', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    const token = await testApp.login('acme', 'acme-pass-1');
+    // Run in the page (the browser's fetch, not Node's): what a portal's own code would send.
+    const statuses = await page.evaluate<Record<string, number>>(`(async () => {
+      const headers = { Authorization: 'Bearer ${token}' };
+      const first = await fetch('/api/processes', { headers, cache: 'no-store' });
+      const etag = first.headers.get('ETag');
+      const answers = {};
+      for (const cache of ['default', 'no-store', 'reload', 'no-cache']) {
+        const answer = await fetch('/api/processes', { headers: { ...headers, 'If-None-Match': etag }, cache });
+        answers[cache] = answer.status;
+      }
+      return answers;
+    })()`);
+    expect(statuses).toEqual({ default: 304, 'no-store': 304, reload: 304, 'no-cache': 304 });
+    await page.close();
+  });
+
   it('returns to the sign-in form with the API’s words when the token has expired', async () => {
     if (browser === null) return;
     const page = await openPortal();
@@ -261,7 +281,10 @@ describe('the reference portal in Chromium', () => {
 
     await results(page).first().getByRole('button', { name: 'Details' }).focus();
     await page.keyboard.press('Enter');
-    await page.locator('#detail').getByRole('heading', { name: /^IMP-2026-/ }).waitFor();
+    await page
+      .locator('#detail')
+      .getByRole('heading', { name: /^IMP-2026-/ })
+      .waitFor();
     await expect(page.evaluate<string | undefined>('document.activeElement?.id')).resolves.toBe('detail');
     await page.screenshot({ path: `${SCREENSHOTS}/detail-phone.png` });
     expect(consoleErrors).toEqual([]);
