@@ -494,7 +494,7 @@ async function startService(
     OPERATIONS_API_KEY: 'bench-operations-key',
     SYNC_INTERVAL_S: '0',
     LOG_LEVEL: 'warn',
-    RATE_LIMIT_PROCESSES_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_USER_PER_MINUTE: '1000000',
     ...(options.url !== null ? { DATABASE_URL: options.url } : { PGLITE_DIR: options.pgliteDir! }),
   };
   const child = spawn(process.execPath, [...startScriptNodeFlags(), SERVICE_MAIN], {
