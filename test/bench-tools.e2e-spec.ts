@@ -67,15 +67,17 @@ describe.each(TEST_DATABASE_TARGETS)('bench loader on %s', (target) => {
     // Every index dropped for the load is back, and nothing else.
     expect(await indexesOf(database)).toEqual(migrated);
     expect(await readDatasetSpec(database)).toEqual(spec);
-    // The per-status totals the list counts from are kept through the COPY (or the INSERTs) too.
+    // The kept totals the list counts from are kept through the COPY (or the INSERTs) too.
     const totals = await rowsOf<{ differing: number }>(
       database.db,
       sql`SELECT count(*)::int AS differing FROM (
-            (SELECT customer_id, status, count(*)::int AS total FROM processes GROUP BY 1, 2
-             EXCEPT SELECT customer_id, status, total FROM process_counts WHERE total > 0)
+            (SELECT customer_id, status, type, mode, coalesce(customs_channel, 'NONE'), count(*)::int AS total
+               FROM processes GROUP BY 1, 2, 3, 4, 5
+             EXCEPT SELECT customer_id, status, type, mode, customs_channel, total FROM process_counts WHERE total > 0)
             UNION ALL
-            (SELECT customer_id, status, total FROM process_counts WHERE total > 0
-             EXCEPT SELECT customer_id, status, count(*)::int FROM processes GROUP BY 1, 2)) AS d`,
+            (SELECT customer_id, status, type, mode, customs_channel, total FROM process_counts WHERE total > 0
+             EXCEPT SELECT customer_id, status, type, mode, coalesce(customs_channel, 'NONE'), count(*)::int
+               FROM processes GROUP BY 1, 2, 3, 4, 5)) AS d`,
     );
     expect(totals).toEqual([{ differing: 0 }]);
     const dailyTotals = await rowsOf<{ differing: number }>(

@@ -64,29 +64,33 @@ describe('OpenAPI document', () => {
         .sort(),
     ).toEqual([
       'container',
+      'customsChannel',
+      'mode',
       'page',
       'pageSize',
       'shipmentFrom',
       'shipmentTo',
       'sort',
       'status',
+      'type',
       'updatedFrom',
       'updatedTo',
     ]);
   });
 
-  it('takes several statuses as one comma-separated array of the status enum', async () => {
+  it.each([
+    ['status', ['OPEN', 'CANCELLED']],
+    ['mode', ['SEA', 'AIR', 'ROAD']],
+    ['customsChannel', ['GREEN', 'YELLOW', 'RED', 'GRAY', 'NONE']],
+  ])('takes several values of %s as one comma-separated array of its enum', async (name, values) => {
     const json = await testApp.http.get('/docs/openapi.json').expect(200);
-    const status = (json.body.paths['/api/processes'].get.parameters as Array<Record<string, unknown>>).find(
-      (parameter) => parameter.name === 'status',
-    );
-    expect(status).toMatchObject({
+    const parameter = (
+      json.body.paths['/api/processes'].get.parameters as Array<Record<string, unknown>>
+    ).find((candidate) => candidate.name === name);
+    expect(parameter).toMatchObject({
       style: 'form',
       explode: false,
-      schema: {
-        type: 'array',
-        items: { type: 'string', enum: expect.arrayContaining(['OPEN', 'CANCELLED']) },
-      },
+      schema: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(values) } },
     });
   });
 

@@ -1,7 +1,7 @@
 import { iso6346CheckDigit } from '../src/common/iso6346.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
-import { PROCESS_STATUSES } from '../src/processes/process.vocabulary.js';
+import { CUSTOMS_CHANNELS, PROCESS_STATUSES, TRANSPORT_MODES } from '../src/processes/process.vocabulary.js';
 import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
 import { TestApp } from './support/test-app.js';
@@ -28,7 +28,7 @@ const container = (serial: number) => {
   return `${first10}${iso6346CheckDigit(first10)}`;
 };
 
-/** 30 processes: 20 of acme, 10 of globex; every status; exact updatedAt ties in threes; some without a shipment date. */
+/** 30 processes: 20 of acme, 10 of globex; every status, type, mode and customs channel (or none); exact updatedAt ties in threes; some without a shipment date. */
 function fixture(): OperationsProcess[] {
   return Array.from({ length: 30 }, (_, i) => {
     const type = i % 2 === 0 ? 'IMPORT' : 'EXPORT';
@@ -37,6 +37,8 @@ function fixture(): OperationsProcess[] {
     return anOperationsProcess({
       numero,
       type,
+      mode: TRANSPORT_MODES[i % TRANSPORT_MODES.length],
+      customsChannel: i % 5 === 4 ? null : CUSTOMS_CHANNELS[i % 5],
       status: PROCESS_STATUSES[i % PROCESS_STATUSES.length],
       customer:
         i % 3 === 2
@@ -280,6 +282,39 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
       );
     });
 
+    it('type, case-insensitive', async () => {
+      await expectNumeros('?type=export', (process) => process.type === 'EXPORT');
+      await expectNumeros('?type=IMPORT', (process) => process.type === 'IMPORT');
+    });
+
+    it('mode, one or several, case-insensitive', async () => {
+      await expectNumeros('?mode=air', (process) => process.mode === 'AIR');
+      await expectNumeros('?mode=SEA,Road', (process) => process.mode !== 'AIR');
+    });
+
+    it('customs channel, NONE meaning no channel assigned', async () => {
+      await expectNumeros('?customsChannel=red', (process) => process.customsChannel === 'RED');
+      await expectNumeros('?customsChannel=NONE', (process) => process.customsChannel === null);
+      await expectNumeros('?customsChannel=GREEN,none', (process) =>
+        [null, 'GREEN'].includes(process.customsChannel),
+      );
+    });
+
+    it('type, mode and channel with the other filters', async () => {
+      await expectNumeros(
+        '?type=IMPORT&mode=SEA,AIR&customsChannel=GREEN,YELLOW,NONE&status=OPEN,BOOKED,IN_TRANSIT,ARRIVED,CLEARED',
+        (process) =>
+          process.type === 'IMPORT' &&
+          process.mode !== 'ROAD' &&
+          [null, 'GREEN', 'YELLOW'].includes(process.customsChannel) &&
+          ['OPEN', 'BOOKED', 'IN_TRANSIT', 'ARRIVED', 'CLEARED'].includes(process.status),
+      );
+      await expectNumeros(
+        '?mode=SEA&updatedFrom=2026-03-02T10:00:00Z',
+        (process) => process.mode === 'SEA' && process.updatedAt >= '2026-03-02T10:00:00Z',
+      );
+    });
+
     it('several filters at once', async () => {
       await expectNumeros(
         '?status=OPEN,BOOKED,IN_TRANSIT,ARRIVED&shipmentFrom=2026-01-01&updatedTo=2026-03-06',
@@ -386,6 +421,16 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
       ['container=CSQU3054384', ['container']],
       ['container=ABC', ['container']],
       ['container=', ['container']],
+      ['type=SEA', ['type']],
+      ['type=IMPORT,EXPORT', ['type']],
+      ['type=', ['type']],
+      ['mode=BOAT', ['mode']],
+      ['mode=SEA,', ['mode']],
+      ['mode=SEA&mode=AIR', ['mode']],
+      ['customsChannel=BLUE', ['customsChannel']],
+      ['customsChannel=', ['customsChannel']],
+      ['customsChannel[]=RED', ['customsChannel[]']],
+      ['channel=RED', ['channel']],
       ['sort=status', ['sort']],
       ['sort=', ['sort']],
       ['page=0&pageSize=500&sort=x', ['page', 'pageSize', 'sort']],

@@ -30,7 +30,9 @@ describe.each(TEST_DATABASE_TARGETS)(
         rows.map((row) => [[row.customer_id, row.status, row.day].filter(Boolean).join('/'), row.total]),
       );
     };
-    const kept = () => totals(sql`SELECT customer_id, status, total FROM process_counts WHERE total > 0`);
+    const kept = () =>
+      totals(sql`SELECT customer_id, status, sum(total)::int AS total FROM process_counts
+               GROUP BY customer_id, status HAVING sum(total) > 0`);
     const counted = () =>
       totals(
         sql`SELECT customer_id, status, count(*)::int AS total FROM processes GROUP BY customer_id, status`,
@@ -43,9 +45,18 @@ describe.each(TEST_DATABASE_TARGETS)(
     const countedDaily = () =>
       totals(sql`SELECT customer_id, status, (updated_at AT TIME ZONE 'UTC')::date::text AS day, count(*)::int AS total
                FROM processes GROUP BY 1, 2, 3`);
+    /** Per customer, status, type, mode and channel, as `{ "customer/STATUS/TYPE/MODE/CHANNEL": n }`. */
+    const keptByKey = () =>
+      totals(sql`SELECT customer_id, concat_ws('/', status, type, mode, customs_channel) AS status, total
+               FROM process_counts WHERE total > 0`);
+    const countedByKey = () =>
+      totals(sql`SELECT customer_id, concat_ws('/', status, type, mode, coalesce(customs_channel, 'NONE')) AS status,
+                      count(*)::int AS total
+               FROM processes GROUP BY 1, 2`);
     /** Both tables against counting `processes`. */
     const expectExact = async () => {
       expect(await kept()).toEqual(await counted());
+      expect(await keptByKey()).toEqual(await countedByKey());
       expect(await keptDaily()).toEqual(await countedDaily());
     };
 
@@ -125,6 +136,24 @@ describe.each(TEST_DATABASE_TARGETS)(
       expect(await kept()).toEqual({ 'acme/IN_TRANSIT': 1 });
       // A new updatedAt moves the process to another day, at the UTC day's last second.
       expect(await keptDaily()).toEqual({ 'acme/IN_TRANSIT/2026-03-09': 1 });
+      await expectExact();
+    });
+
+    it('moves a process between type, mode and customs channel totals, NONE standing for no channel', async () => {
+      const process = anOperationsProcess({
+        numero: numero(1),
+        customer: acme,
+        status: 'CUSTOMS_CLEARANCE',
+        type: 'IMPORT',
+        mode: 'SEA',
+        customsChannel: null,
+      });
+      await write([process]);
+      expect(await keptByKey()).toEqual({ 'acme/CUSTOMS_CLEARANCE/IMPORT/SEA/NONE': 1 });
+
+      await write([{ ...process, mode: 'AIR', customsChannel: 'RED', updatedAt: '2026-03-09T00:00:00Z' }]);
+
+      expect(await keptByKey()).toEqual({ 'acme/CUSTOMS_CLEARANCE/IMPORT/AIR/RED': 1 });
       await expectExact();
     });
 

@@ -18,7 +18,9 @@ import {
 import { CONTAINER_NUMBER_FORMAT } from '../common/iso6346.js';
 import type { CustomsDeclaration } from '../operations/operations.types.js';
 import {
+  CUSTOMS_CHANNEL_FILTERS,
   CUSTOMS_CHANNELS,
+  NO_CUSTOMS_CHANNEL,
   NUMERO_PATTERN,
   FOLLOW_UP_CODES,
   PROCESS_STATUSES,
@@ -122,6 +124,13 @@ export const processes = pgTable(
       table.updatedAt.desc(),
       table.numero,
     ),
+    // The customs channel filter (a channel's processes are few; NONE stands for no channel).
+    index('processes_customer_channel_updated_idx').on(
+      table.customerId,
+      sql`coalesce(${table.customsChannel}, ${sql.raw(`'${NO_CUSTOMS_CHANNEL}'`)})`,
+      table.updatedAt.desc(),
+      table.numero,
+    ),
     check('processes_status_check', oneOf('status', PROCESS_STATUSES)),
     check('processes_type_check', oneOf('type', PROCESS_TYPES)),
     check('processes_mode_check', oneOf('mode', TRANSPORT_MODES)),
@@ -132,18 +141,27 @@ export const processes = pgTable(
 );
 
 /**
- * How many processes each customer has in each status, so that a list filtered at most by status
- * is totalled from a few rows instead of counting its processes. Kept exact by statement triggers
- * on `processes` in the same transaction as every write (migration 0004); never written directly.
+ * How many processes each customer has per status, type, mode and customs channel, so that a list
+ * filtered by those alone is totalled from a few hundred rows at most instead of counting its
+ * processes. Kept exact by statement triggers on `processes` in the same transaction as every
+ * write (migrations 0004 and 0008); never written directly.
  */
 export const processCounts = pgTable(
   'process_counts',
   {
     customerId: text('customer_id').notNull(),
     status: text('status', { enum: PROCESS_STATUSES }).notNull(),
+    type: text('type', { enum: PROCESS_TYPES }).notNull(),
+    mode: text('mode', { enum: TRANSPORT_MODES }).notNull(),
+    /** `NONE` for a process without a channel: a key column cannot be null. */
+    customsChannel: text('customs_channel', { enum: CUSTOMS_CHANNEL_FILTERS }).notNull(),
     total: integer('total').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.customerId, table.status] })],
+  (table) => [
+    primaryKey({
+      columns: [table.customerId, table.status, table.type, table.mode, table.customsChannel],
+    }),
+  ],
 );
 
 /**

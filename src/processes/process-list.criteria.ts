@@ -1,4 +1,9 @@
-import type { ProcessStatus } from './process.vocabulary.js';
+import type {
+  CustomsChannelFilter,
+  ProcessStatus,
+  ProcessType,
+  TransportMode,
+} from './process.vocabulary.js';
 
 export const PROCESS_SORTS = [
   'updatedAt',
@@ -20,6 +25,9 @@ export interface ProcessListCriteria {
   page: number;
   pageSize: number;
   statuses: ProcessStatus[] | null;
+  types: ProcessType[] | null;
+  modes: TransportMode[] | null;
+  customsChannels: CustomsChannelFilter[] | null;
   shipmentFrom: string | null;
   shipmentTo: string | null;
   /** Inclusive lower bound. */

@@ -26,6 +26,11 @@ export type TransportMode = (typeof TRANSPORT_MODES)[number];
 export const CUSTOMS_CHANNELS = ['GREEN', 'YELLOW', 'RED', 'GRAY'] as const;
 export type CustomsChannel = (typeof CUSTOMS_CHANNELS)[number];
 
+/** How lists and kept totals name the absence of a channel (not yet parametrised, or no customs). */
+export const NO_CUSTOMS_CHANNEL = 'NONE';
+export const CUSTOMS_CHANNEL_FILTERS = [...CUSTOMS_CHANNELS, NO_CUSTOMS_CHANNEL] as const;
+export type CustomsChannelFilter = (typeof CUSTOMS_CHANNEL_FILTERS)[number];
+
 /** DI and DUIMP for imports (DUIMP replacing DI during 2025-2026), DU-E for exports. */
 export const DECLARATION_TYPES = ['DI', 'DUIMP', 'DUE'] as const;
 export type DeclarationType = (typeof DECLARATION_TYPES)[number];

@@ -1,21 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
 import { JsonText } from '../common/http/json-text.js';
-import {
-  customers,
-  processContainers,
-  processCounts,
-  processDailyCounts,
-  processes,
-} from '../database/schema.js';
+import { customers, processCounts, processDailyCounts, processes } from '../database/schema.js';
 import type { CustomsDeclaration } from '../operations/operations.types.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessListCriteria, ProcessSort, Visibility } from './process-list.criteria.js';
+import {
+  countSourceOf,
+  filterConditions,
+  filtersShapeOf,
+  filterValuesOf,
+  keptTotalsConditions,
+  matching,
+  multiplicityOf,
+  updatedRangeFilter,
+  updatedParam,
+  type FiltersShape,
+  type StatementValues,
+} from './list/process-filters.js';
 import { processSummaryJson } from './process-summary.sql.js';
-import { updatedRangeDays } from './updated-range-days.js';
 
 /**
  * Every order ends in the numero tie-break and has an index to read it from.
@@ -36,7 +42,6 @@ export interface ProcessPage {
   totalItems: number;
 }
 
-/** A statement prepared once per shape, executed with the request's values. */
 /** What the detail reads of a stored process. */
 export interface StoredProcess {
   summary: ProcessSummaryDto;
@@ -48,34 +53,20 @@ interface FoundRow {
   customs: CustomsDeclaration | null;
 }
 
+/** A statement prepared once per shape, executed with the request's values. */
 interface PreparedRead<Row> {
   execute(values: StatementValues): Promise<Row[]>;
 }
-
-/** The values of a statement's placeholders; a shape uses those of its filters. */
-type StatementValues = Record<string, unknown>;
 
 interface ListStatements {
   count: PreparedRead<{ totalItems: number }>;
   page: PreparedRead<{ json: string }>;
 }
 
-/** Placeholders of the prepared statements; several ids or statuses are one array value. */
 const param = {
   numero: sql.placeholder('numero'),
   customerId: sql.placeholder('customerId'),
   customerIds: sql.placeholder('customerIds'),
-  status: sql.placeholder('status'),
-  statuses: sql.placeholder('statuses'),
-  shipmentFrom: sql.placeholder('shipmentFrom'),
-  shipmentTo: sql.placeholder('shipmentTo'),
-  updatedFrom: sql.placeholder('updatedFrom'),
-  updatedBefore: sql.placeholder('updatedBefore'),
-  wholeDaysFrom: sql.placeholder('wholeDaysFrom'),
-  wholeDaysBefore: sql.placeholder('wholeDaysBefore'),
-  firstEdgeBefore: sql.placeholder('firstEdgeBefore'),
-  lastEdgeFrom: sql.placeholder('lastEdgeFrom'),
-  container: sql.placeholder('container'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
 };
@@ -101,14 +92,7 @@ export class ProcessesRepository {
     const offset = (criteria.page - 1) * criteria.pageSize;
     const values: StatementValues = {
       ...visibilityValues(visibility),
-      status: criteria.statuses?.[0],
-      statuses: criteria.statuses,
-      shipmentFrom: criteria.shipmentFrom,
-      shipmentTo: criteria.shipmentTo,
-      updatedFrom: criteria.updatedFrom?.toISOString(),
-      updatedBefore: criteria.updatedBefore?.toISOString(),
-      ...updatedRangeDays(criteria.updatedFrom, criteria.updatedBefore),
-      container: criteria.container,
+      ...filterValuesOf(criteria),
       limit: criteria.pageSize,
       offset,
     };
@@ -137,7 +121,7 @@ export class ProcessesRepository {
   }
 
   private prepareList(shape: ListShape): ListStatements {
-    const where = and(visibleTo(shape), statusIn(shape), ...filtersBeyondStatus(shape));
+    const where = and(visibleTo(shape), ...filterConditions(shape.filters));
     const count = this.countOf(shape, where);
 
     // Deferred join: the page's numeros come from the indexes alone, and only those rows get
@@ -155,42 +139,49 @@ export class ProcessesRepository {
     return { count: prepared('count', count), page: prepared('page', page) };
   }
 
-  /** From kept totals where they answer the filters; shipment dates and containers count rows. */
+  /** From the cheapest kept totals that carry every set filter; by counting rows otherwise. */
   private countOf(shape: ListShape, where: SQL | undefined) {
-    if (shape.shipmentFrom || shape.shipmentTo || shape.container) {
-      return this.database.db
-        .select({ totalItems: sql<number>`count(*)::int` })
-        .from(processes)
-        .where(where);
+    switch (countSourceOf(shape.filters)) {
+      case 'totals':
+        return this.countFromTotals(shape);
+      case 'dailyTotals':
+        return this.countFromDailyTotals(shape);
+      case 'rows':
+        return this.database.db
+          .select({ totalItems: sql<number>`count(*)::int` })
+          .from(processes)
+          .where(where);
     }
-    return shape.updatedFrom || shape.updatedBefore
-      ? this.countFromDailyTotals(shape)
-      : this.countFromTotals(shape);
   }
 
-  /** Totals kept per customer and status by the triggers on `processes`: a few rows a customer. */
+  /** Totals kept per customer, status, type, mode and channel: a few hundred rows a customer at most. */
   private countFromTotals(shape: ListShape) {
     return this.database.db
       .select({ totalItems: sql<number>`coalesce(sum(${processCounts.total}), 0)::int` })
       .from(processCounts)
-      .where(and(visibleTo(shape, processCounts.customerId), statusIn(shape, processCounts.status)));
+      .where(
+        and(visibleTo(shape, processCounts.customerId), ...keptTotalsConditions(shape.filters, 'totals')),
+      );
   }
 
   /**
-   * An updated range's whole UTC days from the per-day totals the triggers keep, plus its partial
-   * first and last days counted in `processes` (see `updatedRangeDays`).
+   * An updated range's whole UTC days from the per-day totals, plus its partial first and last
+   * days counted in `processes` (see `updatedRangeDays`).
    */
   private countFromDailyTotals(shape: ListShape) {
+    const range = shape.filters[updatedRangeFilter.name];
+    const hasStart = range === 'from' || range === 'both';
+    const hasEnd = range === 'to' || range === 'both';
     const edge = (from: Placeholder, before: Placeholder) =>
       sql` + (SELECT count(*) FROM ${processes} WHERE ${and(
         visibleTo(shape),
-        statusIn(shape),
+        ...filterConditions(shape.filters, updatedRangeFilter),
         gte(processes.updatedAt, from),
         lt(processes.updatedAt, before),
       )})`;
     const edges = sql.join([
-      shape.updatedFrom ? edge(param.updatedFrom, param.firstEdgeBefore) : sql``,
-      shape.updatedBefore ? edge(param.lastEdgeFrom, param.updatedBefore) : sql``,
+      hasStart ? edge(updatedParam.from, updatedParam.firstEdgeBefore) : sql``,
+      hasEnd ? edge(updatedParam.lastEdgeFrom, updatedParam.before) : sql``,
     ]);
     return this.database.db
       .select({ totalItems: sql<number>`(coalesce(sum(${processDailyCounts.total}), 0)${edges})::int` })
@@ -198,9 +189,9 @@ export class ProcessesRepository {
       .where(
         and(
           visibleTo(shape, processDailyCounts.customerId),
-          statusIn(shape, processDailyCounts.status),
-          shape.updatedFrom ? gte(processDailyCounts.day, param.wholeDaysFrom) : undefined,
-          shape.updatedBefore ? lt(processDailyCounts.day, param.wholeDaysBefore) : undefined,
+          ...keptTotalsConditions(shape.filters, 'dailyTotals'),
+          hasStart ? gte(processDailyCounts.day, updatedParam.wholeDaysFrom) : undefined,
+          hasEnd ? lt(processDailyCounts.day, updatedParam.wholeDaysBefore) : undefined,
         ),
       );
   }
@@ -229,50 +220,20 @@ export class ProcessesRepository {
   }
 }
 
-/** How many values a filter has; `none` leaves it out. */
-type Multiplicity = 'none' | 'one' | 'many';
+type Multiplicity = ReturnType<typeof multiplicityOf>;
 
-function multiplicityOf(values: readonly unknown[] | null): Multiplicity {
-  if (values === null) return 'none';
-  return values.length === 1 ? 'one' : 'many';
-}
-
-/**
- * `column = $one` for a single value: an index on the column then still yields the order that
- * follows it, which PostgreSQL 15 cannot under `= ANY($many)` (page 500 read five times slower).
- */
-function matching(
-  column: AnyPgColumn,
-  multiplicity: Multiplicity,
-  one: Placeholder,
-  many: Placeholder,
-): SQL | undefined {
-  if (multiplicity === 'none') return undefined;
-  return multiplicity === 'one' ? sql`${column} = ${one}` : sql`${column} = ANY(${many})`;
-}
-
-/** What a list statement's SQL depends on: which filters are set, not their values. */
+/** What a list statement's SQL depends on: which filters are set and how, not their values. */
 interface ListShape {
   sort: ProcessSort;
   customers: Multiplicity;
-  statuses: Multiplicity;
-  shipmentFrom: boolean;
-  shipmentTo: boolean;
-  updatedFrom: boolean;
-  updatedBefore: boolean;
-  container: boolean;
+  filters: FiltersShape;
 }
 
 function listShapeOf(criteria: ProcessListCriteria, visibility: Visibility): ListShape {
   return {
     sort: criteria.sort,
     customers: multiplicityOf(visibility.customerIds),
-    statuses: multiplicityOf(criteria.statuses),
-    shipmentFrom: criteria.shipmentFrom !== null,
-    shipmentTo: criteria.shipmentTo !== null,
-    updatedFrom: criteria.updatedFrom !== null,
-    updatedBefore: criteria.updatedBefore !== null,
-    container: criteria.container !== null,
+    filters: filtersShapeOf(criteria),
   };
 }
 
@@ -308,23 +269,4 @@ function toSummaryJson(row: { json: string }): JsonText<ProcessSummaryDto> {
 
 function visibleTo(shape: ListShape, customerId: AnyPgColumn = processes.customerId): SQL | undefined {
   return matching(customerId, shape.customers, param.customerId, param.customerIds);
-}
-
-function statusIn(shape: ListShape, status: AnyPgColumn = processes.status): SQL | undefined {
-  return matching(status, shape.statuses, param.status, param.statuses);
-}
-
-/** Every filter but status. */
-function filtersBeyondStatus(shape: ListShape): Array<SQL | undefined> {
-  return [
-    shape.shipmentFrom ? gte(processes.shipmentDate, param.shipmentFrom) : undefined,
-    shape.shipmentTo ? lte(processes.shipmentDate, param.shipmentTo) : undefined,
-    shape.updatedFrom ? gte(processes.updatedAt, param.updatedFrom) : undefined,
-    shape.updatedBefore ? lt(processes.updatedAt, param.updatedBefore) : undefined,
-    shape.container
-      ? sql`EXISTS (SELECT 1 FROM ${processContainers} c
-                    WHERE c.process_numero = ${processes.numero}
-                      AND c.container_number = ${param.container})`
-      : undefined,
-  ];
 }

@@ -71,9 +71,13 @@ export function IsInstantOrDateParameter(): PropertyDecorator {
   );
 }
 
-export function IsOneOfParameter(values: readonly string[]): PropertyDecorator {
-  return queryParameter('isOneOfParameter', `must be one of ${values.join(', ')}`, (value) =>
-    values.includes(value),
+export function IsOneOfParameter(
+  values: readonly string[],
+  { ignoreCase = false }: { ignoreCase?: boolean } = {},
+): PropertyDecorator {
+  const expectation = `must be one of ${values.join(', ')}${ignoreCase ? ' (case-insensitive)' : ''}`;
+  return queryParameter('isOneOfParameter', expectation, (value) =>
+    values.includes(ignoreCase ? value.toUpperCase() : value),
   );
 }
 

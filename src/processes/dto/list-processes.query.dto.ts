@@ -13,7 +13,12 @@ import {
   isInstant,
 } from '../../common/validation/query-parameters.js';
 import { PROCESS_SORTS, type ProcessListCriteria, type ProcessSort } from '../process-list.criteria.js';
-import { PROCESS_STATUSES, type ProcessStatus } from '../process.vocabulary.js';
+import {
+  CUSTOMS_CHANNEL_FILTERS,
+  PROCESS_STATUSES,
+  PROCESS_TYPES,
+  TRANSPORT_MODES,
+} from '../process.vocabulary.js';
 
 const DAY_MS = 86_400_000;
 const isInstantOrDate = (value: string) => isCalendarDate(value) || isInstant(value);
@@ -52,6 +57,35 @@ export class ListProcessesQueryDto {
   @IsOptional()
   @IsListOfParameter(PROCESS_STATUSES)
   status?: string;
+
+  @ApiPropertyOptional({
+    description: 'Process type, case-insensitive',
+    enum: PROCESS_TYPES,
+  })
+  @IsOptional()
+  @IsOneOfParameter(PROCESS_TYPES, { ignoreCase: true })
+  type?: string;
+
+  @ApiPropertyOptional({
+    description: 'Transport modes to include, comma-separated (`SEA,AIR`), case-insensitive',
+    type: 'array',
+    items: { type: 'string', enum: [...TRANSPORT_MODES] },
+    maxItems: TRANSPORT_MODES.length,
+  })
+  @IsOptional()
+  @IsListOfParameter(TRANSPORT_MODES)
+  mode?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Customs channels to include, comma-separated (`RED,YELLOW`), case-insensitive; `NONE` selects processes without an assigned channel',
+    type: 'array',
+    items: { type: 'string', enum: [...CUSTOMS_CHANNEL_FILTERS] },
+    maxItems: CUSTOMS_CHANNEL_FILTERS.length,
+  })
+  @IsOptional()
+  @IsListOfParameter(CUSTOMS_CHANNEL_FILTERS)
+  customsChannel?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'Inclusive lower bound on `summary.shipmentDate`' })
   @IsOptional()
@@ -112,10 +146,10 @@ export class ListProcessesQueryDto {
     return {
       page: this.page === undefined ? 1 : Number(this.page),
       pageSize: this.pageSize === undefined ? 20 : Number(this.pageSize),
-      statuses:
-        this.status === undefined
-          ? null
-          : [...new Set(this.status.split(',').map((item) => item.trim().toUpperCase() as ProcessStatus))],
+      statuses: listOf(this.status),
+      types: listOf(this.type),
+      modes: listOf(this.mode),
+      customsChannels: listOf(this.customsChannel),
       shipmentFrom: this.shipmentFrom ?? null,
       shipmentTo: this.shipmentTo ?? null,
       updatedFrom: this.updatedFrom === undefined ? null : new Date(rangeStart(this.updatedFrom)),
@@ -124,4 +158,10 @@ export class ListProcessesQueryDto {
       sort: (this.sort ?? '-updatedAt') as ProcessSort,
     };
   }
+}
+
+/** A validated comma-separated list as its distinct upper-case values; `null` when absent. */
+function listOf<T extends string>(value: string | undefined): T[] | null {
+  if (value === undefined) return null;
+  return [...new Set(value.split(',').map((item) => item.trim().toUpperCase() as T))];
 }

@@ -1,0 +1,150 @@
+import type { DatabaseService } from '../../database/database.service.js';
+import type { OperationsProcess } from '../../operations/operations.types.js';
+import { ProcessPageWriter } from '../../sync/process-page.writer.js';
+import { anOperationsProcess } from '../../../test/factories/operations-process.factory.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../../test/support/test-database.js';
+import type { ProcessListCriteria, Visibility } from '../process-list.criteria.js';
+import {
+  CUSTOMS_CHANNELS,
+  PROCESS_STATUSES,
+  TRANSPORT_MODES,
+  type CustomsChannelFilter,
+} from '../process.vocabulary.js';
+import { ProcessesRepository } from '../processes.repository.js';
+import { countSourceOf, filtersShapeOf, PROCESS_FILTERS } from './process-filters.js';
+
+const NO_FILTER: ProcessListCriteria = {
+  page: 1,
+  pageSize: 5,
+  statuses: null,
+  types: null,
+  modes: null,
+  customsChannels: null,
+  shipmentFrom: null,
+  shipmentTo: null,
+  updatedFrom: null,
+  updatedBefore: null,
+  container: null,
+  sort: '-updatedAt',
+};
+
+/** Each filter unset, then set in ways that pick different statement shapes. */
+const SETTINGS: Array<Array<Partial<ProcessListCriteria>>> = [
+  [{}, { statuses: ['OPEN'] }, { statuses: ['OPEN', 'ARRIVED'] }],
+  [{}, { types: ['EXPORT'] }],
+  [{}, { modes: ['AIR', 'ROAD'] }],
+  [{}, { customsChannels: ['RED'] }, { customsChannels: ['NONE', 'GREEN'] }],
+  [{}, { shipmentFrom: '2026-02-05', shipmentTo: '2026-02-20' }],
+  [
+    {},
+    { updatedFrom: new Date('2026-03-02T06:00:00Z') },
+    { updatedFrom: new Date('2026-03-01T18:00:00Z'), updatedBefore: new Date('2026-03-04T05:00:00Z') },
+  ],
+  [{}, { container: 'MSCU1234566' }],
+];
+
+/** Every combination of one setting per filter. */
+const combinations = SETTINGS.reduce<Array<Partial<ProcessListCriteria>>>(
+  (combined, settings) =>
+    combined.flatMap((partial) => settings.map((setting) => ({ ...partial, ...setting }))),
+  [{}],
+);
+
+/** A plain count of `dataset`, as a reader of the criteria would do it by hand. */
+function countByHand(
+  dataset: OperationsProcess[],
+  criteria: ProcessListCriteria,
+  visibility: Visibility,
+): number {
+  const within = <T>(values: T[] | null, value: T) => values === null || values.includes(value);
+  return dataset.filter(
+    (process) =>
+      within(visibility.customerIds, process.customer.id) &&
+      within(criteria.statuses, process.status) &&
+      within(criteria.types, process.type) &&
+      within(criteria.modes, process.mode) &&
+      within<CustomsChannelFilter>(criteria.customsChannels, process.customsChannel ?? 'NONE') &&
+      (criteria.shipmentFrom === null || (process.shipmentDate ?? '') >= criteria.shipmentFrom) &&
+      (criteria.shipmentTo === null ||
+        (process.shipmentDate !== null && process.shipmentDate <= criteria.shipmentTo)) &&
+      (criteria.updatedFrom === null || Date.parse(process.updatedAt) >= criteria.updatedFrom.getTime()) &&
+      (criteria.updatedBefore === null || Date.parse(process.updatedAt) < criteria.updatedBefore.getTime()) &&
+      (criteria.container === null || process.containers.includes(criteria.container)),
+  ).length;
+}
+
+describe('list filters', () => {
+  it('declares one filter per criterion, each counted by rows or by kept totals that carry it', () => {
+    expect(PROCESS_FILTERS.map((filter) => filter.name)).toEqual([
+      'status',
+      'type',
+      'mode',
+      'customsChannel',
+      'shipment',
+      'updated',
+      'container',
+    ]);
+    expect(countSourceOf(filtersShapeOf(NO_FILTER))).toBe('totals');
+    expect(
+      countSourceOf(filtersShapeOf({ ...NO_FILTER, customsChannels: ['NONE'], types: ['IMPORT'] })),
+    ).toBe('totals');
+    expect(
+      countSourceOf(filtersShapeOf({ ...NO_FILTER, statuses: ['OPEN'], updatedFrom: new Date(0) })),
+    ).toBe('dailyTotals');
+    // The daily totals carry no mode: the updated range with a mode is counted row by row.
+    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, modes: ['SEA'], updatedFrom: new Date(0) }))).toBe(
+      'rows',
+    );
+    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, container: 'MSCU1234566' }))).toBe('rows');
+  });
+
+  describe.each(TEST_DATABASE_TARGETS)('totalItems against counting by hand (%s)', (target) => {
+    let database: DatabaseService;
+    let dispose: () => Promise<void>;
+    let sut: ProcessesRepository;
+
+    /** 90 processes spread over every status, type, mode, channel (or none), day and customer. */
+    const dataset = Array.from({ length: 90 }, (_, index) =>
+      anOperationsProcess({
+        numero: `P-${String(index).padStart(3, '0')}`,
+        customer: index % 4 === 0 ? { id: 'globex', name: 'Globex' } : { id: 'acme', name: 'ACME' },
+        status: PROCESS_STATUSES[index % PROCESS_STATUSES.length],
+        type: index % 3 === 0 ? 'EXPORT' : 'IMPORT',
+        mode: TRANSPORT_MODES[index % TRANSPORT_MODES.length],
+        customsChannel: index % 5 === 4 ? null : CUSTOMS_CHANNELS[index % 5],
+        shipmentDate: index % 7 === 0 ? null : `2026-02-${String((index % 28) + 1).padStart(2, '0')}`,
+        updatedAt: new Date(Date.UTC(2026, 2, 1) + index * 3_600_000 * 1.7).toISOString(),
+        containers: index % 2 === 0 ? ['MSCU1234566'] : [],
+      }),
+    );
+
+    beforeAll(async () => {
+      ({ database, dispose } = await connectTestDatabase(target));
+      await database.db.transaction((tx) => new ProcessPageWriter().write(tx, dataset));
+      sut = new ProcessesRepository(database);
+    });
+
+    afterAll(() => dispose());
+
+    it.each<[string, Visibility]>([
+      ['a customer', { customerIds: ['acme'] }],
+      ['staff', { customerIds: null }],
+    ])(`is exact for all ${combinations.length} combinations of filters, as %s`, async (_, visibility) => {
+      const mismatches: string[] = [];
+      for (const combination of combinations) {
+        const criteria = { ...NO_FILTER, ...combination };
+        const { totalItems, items } = await sut.list(criteria, visibility);
+        const expected = countByHand(dataset, criteria, visibility);
+        if (totalItems !== expected || items.parse().length !== Math.min(expected, criteria.pageSize)) {
+          mismatches.push(`${JSON.stringify(combination)}: ${totalItems}, by hand ${expected}`);
+        }
+      }
+
+      expect(mismatches).toEqual([]);
+      // The dataset makes the filters bite: not every combination is empty or everything.
+      expect(
+        new Set(combinations.map((c) => countByHand(dataset, { ...NO_FILTER, ...c }, visibility))).size,
+      ).toBeGreaterThan(10);
+    });
+  });
+});

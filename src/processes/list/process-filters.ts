@@ -1,0 +1,241 @@
+import { gte, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { processContainers, processCounts, processDailyCounts, processes } from '../../database/schema.js';
+import { NO_CUSTOMS_CHANNEL } from '../process.vocabulary.js';
+import type { ProcessListCriteria } from '../process-list.criteria.js';
+import { updatedRangeDays } from '../updated-range-days.js';
+
+/** The values of a statement's placeholders; a shape binds those of its filters. */
+export type StatementValues = Record<string, unknown>;
+
+/** How a filter is set, as far as the SQL cares: not at all, to one value, to several, or to a range's bounds. */
+export type FilterShape = 'none' | 'one' | 'many' | 'from' | 'to' | 'both' | 'set';
+
+/**
+ * The kept totals a list's count can come from instead of counting rows, cheapest first: per
+ * customer, status, type, mode and channel (`process_counts`), and per customer, status and UTC
+ * day of `updatedAt` (`process_daily_counts`).
+ */
+export type KeptTotals = 'totals' | 'dailyTotals';
+
+/** The columns vocabulary filters compare, in each table that has them. */
+interface FilterColumns {
+  status?: AnyPgColumn;
+  type?: AnyPgColumn;
+  mode?: AnyPgColumn;
+  customsChannel?: AnyPgColumn | SQL;
+}
+
+export const PROCESS_COLUMNS: FilterColumns = {
+  status: processes.status,
+  type: processes.type,
+  mode: processes.mode,
+  // The expression of the channel index; the kept totals store NONE in place of null likewise.
+  customsChannel: sql`coalesce(${processes.customsChannel}, ${sql.raw(`'${NO_CUSTOMS_CHANNEL}'`)})`,
+};
+
+export const KEPT_TOTALS_COLUMNS: Record<KeptTotals, FilterColumns> = {
+  totals: {
+    status: processCounts.status,
+    type: processCounts.type,
+    mode: processCounts.mode,
+    customsChannel: processCounts.customsChannel,
+  },
+  dailyTotals: { status: processDailyCounts.status },
+};
+
+/**
+ * One filter of `GET /api/processes`, declared once: everything the repository needs to filter,
+ * bind and count by it. A filter that names no kept totals is counted by counting rows, so a new
+ * filter can be slow but never gives a wrong `totalItems`.
+ */
+export interface ProcessFilter {
+  readonly name: string;
+  /** Which variant of its condition the criteria call for: part of the prepared statement's shape. */
+  shapeOf(criteria: ProcessListCriteria): FilterShape;
+  /** Its condition for a shape other than `none`, on `processes` or on kept totals' columns. */
+  where(shape: FilterShape, columns: FilterColumns): SQL | undefined;
+  /** The values its placeholders take for these criteria. */
+  values(criteria: ProcessListCriteria): StatementValues;
+  /** The kept totals that can count a list it filters (their tables carry its column). */
+  readonly countedBy: readonly KeptTotals[];
+}
+
+const placeholders = (name: string) => ({
+  one: sql.placeholder(`${name}One`),
+  many: sql.placeholder(`${name}Many`),
+});
+
+/** How many values a list has; `none` leaves its filter out. */
+export function multiplicityOf(values: readonly unknown[] | null): 'none' | 'one' | 'many' {
+  if (values === null) return 'none';
+  return values.length === 1 ? 'one' : 'many';
+}
+
+/**
+ * `column = $one` for a single value: an index on the column then still yields the order that
+ * follows it, which PostgreSQL 15 cannot under `= ANY($many)` (page 500 read five times slower).
+ */
+export function matching(
+  column: AnyPgColumn | SQL,
+  shape: FilterShape,
+  one: Placeholder,
+  many: Placeholder,
+): SQL | undefined {
+  if (shape === 'none') return undefined;
+  return shape === 'one' ? sql`${column} = ${one}` : sql`${column} = ANY(${many})`;
+}
+
+/** A filter by one or more values of a closed vocabulary: several values are one array value. */
+function vocabularyFilter(
+  column: keyof FilterColumns,
+  criterion: 'statuses' | 'types' | 'modes' | 'customsChannels',
+  countedBy: readonly KeptTotals[],
+): ProcessFilter {
+  const param = placeholders(column);
+  return {
+    name: column,
+    shapeOf: (criteria) => multiplicityOf(criteria[criterion]),
+    where(shape, columns) {
+      const compared = columns[column];
+      if (compared === undefined) throw new Error(`no ${column} column to filter on`);
+      return matching(compared, shape, param.one, param.many);
+    },
+    values: (criteria) => ({
+      [`${column}One`]: criteria[criterion]?.[0],
+      [`${column}Many`]: criteria[criterion],
+    }),
+    countedBy,
+  };
+}
+
+/** Inclusive bounds on a calendar-date column. */
+function dateRangeFilter(
+  name: string,
+  column: AnyPgColumn,
+  bounds: (criteria: ProcessListCriteria) => [string | null, string | null],
+): ProcessFilter {
+  const from = sql.placeholder(`${name}From`);
+  const to = sql.placeholder(`${name}To`);
+  return {
+    name,
+    shapeOf: (criteria) => rangeShapeOf(...bounds(criteria)),
+    where: (shape) =>
+      sql.join(
+        [
+          shape === 'from' || shape === 'both' ? gte(column, from) : undefined,
+          shape === 'to' || shape === 'both' ? lte(column, to) : undefined,
+        ].filter((condition) => condition !== undefined),
+        sql` AND `,
+      ),
+    values: (criteria) => {
+      const [start, end] = bounds(criteria);
+      return { [`${name}From`]: start, [`${name}To`]: end };
+    },
+    countedBy: [],
+  };
+}
+
+function rangeShapeOf(from: unknown, to: unknown): FilterShape {
+  if (from !== null && to !== null) return 'both';
+  if (from !== null) return 'from';
+  return to !== null ? 'to' : 'none';
+}
+
+export const updatedParam = {
+  from: sql.placeholder('updatedFrom'),
+  before: sql.placeholder('updatedBefore'),
+  wholeDaysFrom: sql.placeholder('wholeDaysFrom'),
+  wholeDaysBefore: sql.placeholder('wholeDaysBefore'),
+  firstEdgeBefore: sql.placeholder('firstEdgeBefore'),
+  lastEdgeFrom: sql.placeholder('lastEdgeFrom'),
+};
+
+/**
+ * The half-open `updatedAt` range. Its daily totals count the range's whole UTC days; the
+ * repository counts its partial first and last days in `processes` (see `updatedRangeDays`).
+ */
+export const updatedRangeFilter: ProcessFilter = {
+  name: 'updated',
+  shapeOf: (criteria) => rangeShapeOf(criteria.updatedFrom, criteria.updatedBefore),
+  where: (shape) =>
+    sql.join(
+      [
+        shape === 'from' || shape === 'both' ? gte(processes.updatedAt, updatedParam.from) : undefined,
+        shape === 'to' || shape === 'both' ? lt(processes.updatedAt, updatedParam.before) : undefined,
+      ].filter((condition) => condition !== undefined),
+      sql` AND `,
+    ),
+  values: (criteria) => ({
+    updatedFrom: criteria.updatedFrom?.toISOString(),
+    updatedBefore: criteria.updatedBefore?.toISOString(),
+    ...updatedRangeDays(criteria.updatedFrom, criteria.updatedBefore),
+  }),
+  countedBy: ['dailyTotals'],
+};
+
+const container: ProcessFilter = {
+  name: 'container',
+  shapeOf: (criteria) => (criteria.container === null ? 'none' : 'set'),
+  where: () =>
+    sql`EXISTS (SELECT 1 FROM ${processContainers} c
+                WHERE c.process_numero = ${processes.numero}
+                  AND c.container_number = ${sql.placeholder('container')})`,
+  values: (criteria) => ({ container: criteria.container }),
+  countedBy: [],
+};
+
+/** Every filter of the list. Adding one here (and its parameter to the query DTO) is the whole job. */
+export const PROCESS_FILTERS: readonly ProcessFilter[] = [
+  vocabularyFilter('status', 'statuses', ['totals', 'dailyTotals']),
+  vocabularyFilter('type', 'types', ['totals']),
+  vocabularyFilter('mode', 'modes', ['totals']),
+  vocabularyFilter('customsChannel', 'customsChannels', ['totals']),
+  dateRangeFilter('shipment', processes.shipmentDate, (criteria) => [
+    criteria.shipmentFrom,
+    criteria.shipmentTo,
+  ]),
+  updatedRangeFilter,
+  container,
+];
+
+/** The filters' shapes by name: which are set and how, never their values. */
+export type FiltersShape = Record<string, FilterShape>;
+
+export function filtersShapeOf(criteria: ProcessListCriteria): FiltersShape {
+  return Object.fromEntries(PROCESS_FILTERS.map((filter) => [filter.name, filter.shapeOf(criteria)]));
+}
+
+export function filterValuesOf(criteria: ProcessListCriteria): StatementValues {
+  return Object.assign({}, ...PROCESS_FILTERS.map((filter) => filter.values(criteria))) as StatementValues;
+}
+
+/** The set filters' conditions on `processes`, leaving out those `except` names. */
+export function filterConditions(shape: FiltersShape, except?: ProcessFilter): Array<SQL | undefined> {
+  return setFilters(shape)
+    .filter((filter) => filter !== except)
+    .map((filter) => filter.where(shape[filter.name] ?? 'none', PROCESS_COLUMNS));
+}
+
+/**
+ * Where the list's total comes from: the cheapest kept totals that carry every set filter, or
+ * counting rows when none does.
+ */
+export function countSourceOf(shape: FiltersShape): KeptTotals | 'rows' {
+  const set = setFilters(shape);
+  const source = (['totals', 'dailyTotals'] as const).find((totals) =>
+    set.every((filter) => filter.countedBy.includes(totals)),
+  );
+  return source ?? 'rows';
+}
+
+/** The set filters' conditions on a kept-totals table (the updated range's days excepted). */
+export function keptTotalsConditions(shape: FiltersShape, totals: KeptTotals): Array<SQL | undefined> {
+  return setFilters(shape)
+    .filter((filter) => filter !== updatedRangeFilter)
+    .map((filter) => filter.where(shape[filter.name] ?? 'none', KEPT_TOTALS_COLUMNS[totals]));
+}
+
+function setFilters(shape: FiltersShape): ProcessFilter[] {
+  return PROCESS_FILTERS.filter((filter) => (shape[filter.name] ?? 'none') !== 'none');
+}
