@@ -11,7 +11,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { DatabaseService } from '../src/database/database.service.js';
 import { startOperationsSimulatorServer } from '../src/operations/simulator/ops-sim.server.js';
-import { rowsOf } from '../src/sync/process-page.writer.js';
+import { rowsOf } from '../src/database/sql-rows.js';
 import {
   BENCH_USERS,
   LARGE_CUSTOMER_ID,

@@ -6,7 +6,7 @@ import copyStreams, { type CopyStreamQuery } from 'pg-copy-streams';
 import { PasswordHasher } from '../src/auth/password-hasher.service.js';
 import { UsersRepository } from '../src/auth/users/users.repository.js';
 import { DatabaseService } from '../src/database/database.service.js';
-import { rowsOf } from '../src/sync/process-page.writer.js';
+import { rowsOf } from '../src/database/sql-rows.js';
 import { BENCH_USERS, datasetProcesses, simulatorOf, type DatasetSpec } from './dataset.js';
 import {
   asRecords,

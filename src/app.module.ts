@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
+import { ChangesModule } from './changes/changes.module.js';
 import { JwtAuthGuard } from './auth/jwt/jwt-auth.guard.js';
 import { RouteTable } from './common/http/route-table.js';
 import { ProblemDetailsFilter } from './common/problems/problem-details.filter.js';
@@ -30,6 +31,7 @@ import { SyncModule } from './sync/sync.module.js';
     RateLimitModule,
     AuthModule,
     ProcessesModule,
+    ChangesModule,
     LegacyTrackingModule,
     SyncModule,
     DemoModule,

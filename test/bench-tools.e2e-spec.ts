@@ -3,7 +3,7 @@ import { datasetProcesses, datasetSpec, densify, simulatorOf, type DatasetSpec }
 import { countDataset, loadDataset, readDatasetSpec } from '../bench/loader.js';
 import { formatTable, TABLE_COLUMNS, targetsOf, type ScenarioRow } from '../bench/report.js';
 import type { DatabaseService } from '../src/database/database.service.js';
-import { rowsOf } from '../src/sync/process-page.writer.js';
+import { rowsOf } from '../src/database/sql-rows.js';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from './support/test-database.js';
 
 /**

@@ -8,3 +8,13 @@ export interface AuthenticatedUser {
   /** The customers whose processes this user may see; irrelevant for `staff`, who sees all. */
   customerIds: string[];
 }
+
+/** Who may see what: `null` customer ids means every customer (staff). */
+export interface Visibility {
+  customerIds: string[] | null;
+}
+
+/** What a user may see: staff every customer, anyone else their own customers' processes only. */
+export function visibilityOf(user: AuthenticatedUser): Visibility {
+  return { customerIds: user.role === 'staff' ? null : user.customerIds };
+}

@@ -37,6 +37,7 @@ describe(loadAppConfig.name, () => {
       shutdownGraceMs: 3000,
       trustProxy: false,
       rateLimits: { perUserPerMinute: 600 },
+      changes: { retentionDays: 30, heartbeatSeconds: 15, streamsPerUser: 5 },
     });
     expect(sut.demoMode).toBe(true);
   });
@@ -134,6 +135,9 @@ describe(loadAppConfig.name, () => {
     ['CORS_ORIGINS', '*'],
     ['TRUST_PROXY', 'everyone'],
     ['RATE_LIMIT_PER_USER_PER_MINUTE', '0'],
+    ['CHANGES_RETENTION_DAYS', '0'],
+    ['CHANGES_HEARTBEAT_S', '1.5'],
+    ['CHANGES_STREAMS_PER_USER', '101'],
     ['LOG_LEVEL', 'verbose'],
   ])('stops on %s=%j and names the variable', (variable, value) => {
     const message = problemWith({ [variable]: value });

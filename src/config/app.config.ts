@@ -49,6 +49,14 @@ export class AppConfig {
   servedOverTls!: boolean;
   trustProxy!: TrustProxySetting;
   rateLimits!: { perUserPerMinute: number };
+  changes!: {
+    /** Changes older than this are deleted; a cursor or `since` before it is 410. */
+    retentionDays: number;
+    /** A comment line on an idle stream this often, so proxies keep it open. */
+    heartbeatSeconds: number;
+    /** Open streams a user may hold at once (429 beyond). */
+    streamsPerUser: number;
+  };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
   portal!: { enabled: boolean };
   /** Demo mode: no database URL and not production; simulator data and demo users. */
@@ -117,6 +125,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 3000,
     trustProxy: trustProxy ?? false,
     rateLimits: { perUserPerMinute: vars.RATE_LIMIT_PER_USER_PER_MINUTE ?? 600 },
+    changes: {
+      retentionDays: vars.CHANGES_RETENTION_DAYS ?? 30,
+      heartbeatSeconds: vars.CHANGES_HEARTBEAT_S ?? 15,
+      streamsPerUser: vars.CHANGES_STREAMS_PER_USER ?? 5,
+    },
     portal: { enabled: vars.PORTAL_ENABLED === undefined ? demoMode : vars.PORTAL_ENABLED === 'true' },
     demoMode,
   } satisfies AppConfig);

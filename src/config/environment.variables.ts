@@ -134,6 +134,27 @@ export class EnvironmentVariables {
   SHUTDOWN_GRACE_MS?: number;
 
   @IsOptional()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(3650)
+  @IsInt()
+  CHANGES_RETENTION_DAYS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(300)
+  @IsInt()
+  CHANGES_HEARTBEAT_S?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(100)
+  @IsInt()
+  CHANGES_STREAMS_PER_USER?: number;
+
+  @IsOptional()
   @Transform(emptyAsUnset)
   @IsIn(BOOLEANS, { message: 'must be true or false' })
   SERVED_OVER_TLS?: (typeof BOOLEANS)[number];

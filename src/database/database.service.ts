@@ -11,6 +11,12 @@ import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrat
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { logConnectionLoss } from './connection-loss.js';
+import {
+  PostgresNotificationListener,
+  type NotificationHandler,
+  type NotificationSubscription,
+} from './notification-listener.js';
 import * as schema from './schema.js';
 
 /** One query API over both drivers: PGlite and node-postgres share drizzle's PostgreSQL core. */
@@ -51,6 +57,10 @@ export class DatabaseService implements OnApplicationShutdown {
     readonly driver: 'pglite' | 'postgres',
     private readonly migrateImpl: () => Promise<void>,
     private readonly closeImpl: () => Promise<void>,
+    private readonly listenImpl: (
+      channel: string,
+      onNotify: NotificationHandler,
+    ) => Promise<NotificationSubscription>,
   ) {}
 
   static async connect(options: DatabaseOptions): Promise<DatabaseService> {
@@ -91,6 +101,11 @@ export class DatabaseService implements OnApplicationShutdown {
         'postgres',
         () => migrateWithLock(options.url as string),
         () => pool.end(),
+        async (channel, onNotify) => {
+          const listener = new PostgresNotificationListener(options.url as string, channel, onNotify);
+          await listener.start();
+          return listener;
+        },
       );
     }
     if (!options.pgliteDir.startsWith('memory://')) {
@@ -103,6 +118,11 @@ export class DatabaseService implements OnApplicationShutdown {
       'pglite',
       () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       () => client.close(),
+      async (channel, onNotify) => {
+        const unlisten = await client.listen(channel, (payload) => onNotify(payload));
+        onNotify(undefined);
+        return { close: () => unlisten() };
+      },
     );
   }
 
@@ -114,6 +134,15 @@ export class DatabaseService implements OnApplicationShutdown {
   /** Readiness probe: a round trip to the database. */
   async ping(): Promise<void> {
     await this.db.execute(sql`SELECT 1`);
+  }
+
+  /**
+   * Calls `onNotify` with each NOTIFY payload sent on `channel` (at the sender's commit, from any
+   * instance), and with none once subscribed and after each reconnection, when some may have been
+   * missed. PostgreSQL: one dedicated connection per subscription; PGlite: in-process.
+   */
+  listen(channel: string, onNotify: NotificationHandler): Promise<NotificationSubscription> {
+    return this.listenImpl(channel, onNotify);
   }
 
   async close(): Promise<void> {
@@ -140,15 +169,4 @@ async function migrateWithLock(url: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/**
- * One line for a connection the server dropped: its SQLSTATE or socket code and message, never
- * the connection's parameters (user, host, database), which pg's errors may carry.
- */
-export function logConnectionLoss(logger: Logger, connection: string, error: Error): void {
-  const code = (error as { code?: unknown }).code;
-  logger.warn(
-    `${connection} to the database was lost (${typeof code === 'string' ? `${code}: ` : ''}${error.message})`,
-  );
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { ProcessPageWriter, rowsOf } from '../sync/process-page.writer.js';
+import { ProcessPageWriter } from '../sync/process-page.writer.js';
+import { rowsOf } from './sql-rows.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 import { anOperationsProcess } from '../../test/factories/operations-process.factory.js';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';

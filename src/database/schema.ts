@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   type AnyPgColumn,
@@ -15,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { CHANGE_KINDS } from '../changes/change-kinds.js';
 import { CONTAINER_NUMBER_FORMAT } from '../common/iso6346.js';
 import type { CustomsDeclaration } from '../operations/operations.types.js';
 import {
@@ -239,3 +241,42 @@ export const syncState = pgTable('sync_state', {
   /** The greatest `updatedAt` the pass in progress has seen; becomes the watermark when it completes. */
   passHighWater: instant('pass_high_water'),
 });
+
+/**
+ * The change feed: what sync changed in each process, in the order it committed. `position` is
+ * gap-free and assigned under the row lock of `change_feed_head`, which each writing transaction
+ * holds until it commits, so a reader never sees a position after one that commits later.
+ */
+export const processChanges = pgTable(
+  'process_changes',
+  {
+    position: bigint('position', { mode: 'number' }).primaryKey(),
+    recordedAt: instant('recorded_at').notNull(),
+    customerId: text('customer_id').notNull(),
+    numero: text('numero').notNull(),
+    kind: text('kind', { enum: CHANGE_KINDS }).notNull(),
+    status: text('status', { enum: PROCESS_STATUSES }).notNull(),
+    updatedAt: instant('updated_at').notNull(),
+    /** What the kind adds: `previousStatus`, the `follow` event, or the `customs` declaration. */
+    details: jsonb('details').$type<Record<string, unknown>>(),
+  },
+  (table) => [
+    // A customer's feed from a position, read in order from the index at any depth.
+    index('process_changes_customer_position_idx').on(table.customerId, table.position),
+    // `since` and retention; recorded_at grows with position, so the first row here is the earliest.
+    index('process_changes_recorded_at_idx').on(table.recordedAt, table.position),
+    check('process_changes_kind_check', oneOf('kind', CHANGE_KINDS)),
+  ],
+);
+
+/** The feed's one-row head: the last position given out and the last one retention deleted. */
+export const changeFeedHead = pgTable(
+  'change_feed_head',
+  {
+    id: boolean('id').primaryKey().default(true),
+    lastPosition: bigint('last_position', { mode: 'number' }).notNull().default(0),
+    lastRecordedAt: instant('last_recorded_at'),
+    prunedThrough: bigint('pruned_through', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [check('change_feed_head_single_row', sql`${table.id}`)],
+);

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { OperationsModule } from '../operations/operations.module.js';
 import { SyncModule } from '../sync/sync.module.js';
+import { ChangeFeedMetrics } from './change-feed.metrics.js';
 import { EnrichmentMetrics, PrometheusEnrichmentMetrics } from './enrichment.metrics.js';
 import { HttpMetrics } from './http.metrics.js';
 import { MetricsController } from './metrics.controller.js';
@@ -14,7 +15,7 @@ import { PrometheusSyncMetrics, SyncMetrics } from './sync.metrics.js';
 /**
  * `GET /metrics` over a registry of the service's own. Global, so that the features report
  * through small injectables ({@link EnrichmentMetrics}, {@link SyncMetrics},
- * {@link RateLimitMetrics}) without importing this module.
+ * {@link RateLimitMetrics}, {@link ChangeFeedMetrics}) without importing this module.
  */
 @Global()
 @Module({
@@ -24,11 +25,12 @@ import { PrometheusSyncMetrics, SyncMetrics } from './sync.metrics.js';
     { provide: Registry, useFactory: createMetricsRegistry },
     HttpMetrics,
     RateLimitMetrics,
+    ChangeFeedMetrics,
     OperationsMetrics,
     SyncStateGauges,
     { provide: EnrichmentMetrics, useClass: PrometheusEnrichmentMetrics },
     { provide: SyncMetrics, useClass: PrometheusSyncMetrics },
   ],
-  exports: [Registry, HttpMetrics, RateLimitMetrics, EnrichmentMetrics, SyncMetrics],
+  exports: [Registry, HttpMetrics, RateLimitMetrics, ChangeFeedMetrics, EnrichmentMetrics, SyncMetrics],
 })
 export class MetricsModule {}

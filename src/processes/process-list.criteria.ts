@@ -15,11 +15,6 @@ export const PROCESS_SORTS = [
 ] as const;
 export type ProcessSort = (typeof PROCESS_SORTS)[number];
 
-/** Who may see what: `null` customer ids means every customer (staff). */
-export interface Visibility {
-  customerIds: string[] | null;
-}
-
 /** A validated list request in our terms: half-open instant ranges, dates as `YYYY-MM-DD`. */
 export interface ProcessListCriteria {
   page: number;

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import { visibilityOf, type AuthenticatedUser } from '../auth/authenticated-user.js';
 import { JsonText } from '../common/http/json-text.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
@@ -7,7 +7,7 @@ import { OperationsUnavailableError } from '../operations/operations.gateway.js'
 import type { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
 import type { PageMetaDto, ProcessListResponseDto } from './dto/process-summary.response.dto.js';
 import { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
-import type { ProcessListCriteria, Visibility } from './process-list.criteria.js';
+import type { ProcessListCriteria } from './process-list.criteria.js';
 import { ProcessesRepository } from './processes.repository.js';
 
 export interface ProcessListPage {
@@ -68,10 +68,6 @@ export class ProcessesService {
       enrichment: { status: enrichment.status, fetchedAt: enrichment.fetchedAt },
     };
   }
-}
-
-function visibilityOf(user: AuthenticatedUser): Visibility {
-  return { customerIds: user.role === 'staff' ? null : user.customerIds };
 }
 
 function notFound(numero: string): ProblemException {

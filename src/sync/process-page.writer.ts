@@ -1,9 +1,11 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
+import { isDataError, rowsOf, sqlStateOf, type Executor } from '../database/sql-rows.js';
+import { ChangeRecorder } from '../changes/change-recorder.js';
+import type { ChangeKind } from '../changes/change-kinds.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
-type Executor = Database | Transaction;
 
 export interface PageWriteResult {
   /** Processes inserted or updated (newer upstream `updatedAt` than the stored one). */
@@ -12,29 +14,51 @@ export interface PageWriteResult {
   unchanged: number;
   /** Processes the database refused (a data or constraint error), logged by the caller. */
   refused: Array<{ numero: string; reason: string }>;
+  /** The changes recorded in the feed, by kind. */
+  recorded: Partial<Record<ChangeKind, number>>;
 }
+
+const nothingWritten = (unchanged: number): PageWriteResult => ({
+  written: 0,
+  unchanged,
+  refused: [],
+  recorded: {},
+});
 
 /**
  * Writes one page of changed processes with a handful of set-based statements, whatever the page
  * size: rows travel as one JSON parameter each (`json_to_recordset`), which both drivers pass the
  * same way and which no parameter-count limit can break. Only processes whose incoming `updatedAt`
  * is newer than the stored one are written, and inside those only rows that actually differ, so a
- * re-run with no upstream change writes nothing.
+ * re-run with no upstream change writes nothing. What the writes change goes to the change feed
+ * in the same transaction.
  */
 export class ProcessPageWriter {
+  private readonly changes = new ChangeRecorder();
+
   /** All processes in one go; any database error aborts the whole (caller's) transaction. */
   async write(tx: Transaction, processes: OperationsProcess[]): Promise<PageWriteResult> {
-    if (processes.length === 0) return { written: 0, unchanged: 0, refused: [] };
+    if (processes.length === 0) return nothingWritten(0);
     const newer = await this.newerThanStored(tx, processes);
     const toWrite = processes.filter((process) => newer.has(process.numero));
-    if (toWrite.length === 0) return { written: 0, unchanged: processes.length, refused: [] };
+    if (toWrite.length === 0) return nothingWritten(processes.length);
 
+    const stored = await this.changes.storedBefore(
+      tx,
+      toWrite.map((process) => process.numero),
+    );
     await this.upsertCustomers(tx, toWrite);
     const written = await this.upsertProcesses(tx, toWrite);
     const writtenProcesses = toWrite.filter((process) => written.has(process.numero));
     await this.replaceContainers(tx, writtenProcesses);
     await this.replaceEvents(tx, writtenProcesses);
-    return { written: written.size, unchanged: processes.length - written.size, refused: [] };
+    const changes = await this.changes.append(tx, stored, writtenProcesses);
+    return {
+      written: written.size,
+      unchanged: processes.length - written.size,
+      refused: [],
+      recorded: tally(changes.map((change) => change.kind)),
+    };
   }
 
   /**
@@ -42,12 +66,15 @@ export class ProcessPageWriter {
    * data, so that the one offending process is refused and every other one still lands.
    */
   async writeEach(tx: Transaction, processes: OperationsProcess[]): Promise<PageWriteResult> {
-    const result: PageWriteResult = { written: 0, unchanged: 0, refused: [] };
+    const result = nothingWritten(0);
     for (const process of processes) {
       try {
         const one = await tx.transaction((savepoint) => this.write(savepoint, [process]));
         result.written += one.written;
         result.unchanged += one.unchanged;
+        for (const [kind, count] of Object.entries(one.recorded) as Array<[ChangeKind, number]>) {
+          result.recorded[kind] = (result.recorded[kind] ?? 0) + count;
+        }
       } catch (error) {
         if (!isDataError(error)) throw error;
         result.refused.push({ numero: process.numero, reason: describeDataError(error) });
@@ -194,28 +221,6 @@ export class ProcessPageWriter {
   }
 }
 
-export async function rowsOf<T>(executor: Executor, query: SQL): Promise<T[]> {
-  // Both drivers (node-postgres and PGlite) answer raw SQL with `{ rows }`.
-  const result: unknown = await executor.execute(query);
-  return (result as { rows: T[] }).rows;
-}
-
-/** The SQLSTATE of a driver error, looking through drizzle's wrapper. */
-export function sqlStateOf(error: unknown): string | null {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = current.cause;
-  }
-  return null;
-}
-
-/** Class 22 (data exception) or 23 (integrity constraint violation): the data is at fault, not the database. */
-export function isDataError(error: unknown): boolean {
-  const state = sqlStateOf(error);
-  return state !== null && (state.startsWith('22') || state.startsWith('23'));
-}
-
 function describeDataError(error: unknown): string {
   const state = sqlStateOf(error) ?? 'unknown';
   let current: unknown = error;
@@ -224,4 +229,10 @@ function describeDataError(error: unknown): string {
   return typeof constraint === 'string'
     ? `SQLSTATE ${state} on ${constraint}`
     : `SQLSTATE ${state}: ${current instanceof Error ? current.message : String(current)}`;
+}
+
+function tally(kinds: ChangeKind[]): Partial<Record<ChangeKind, number>> {
+  const counts: Partial<Record<ChangeKind, number>> = {};
+  for (const kind of kinds) counts[kind] = (counts[kind] ?? 0) + 1;
+  return counts;
 }

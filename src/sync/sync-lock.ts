@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import { logConnectionLoss, type DatabaseService } from '../database/database.service.js';
+import { logConnectionLoss } from '../database/connection-loss.js';
+import type { DatabaseService } from '../database/database.service.js';
 
 /** Advisory lock key of the sync; any constant no other feature uses (migrations use 7_231_001). */
 export const SYNC_LOCK_KEY = 7_231_002;

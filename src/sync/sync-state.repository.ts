@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
-import { rowsOf, type Transaction } from './process-page.writer.js';
+import { rowsOf } from '../database/sql-rows.js';
+import type { Transaction } from './process-page.writer.js';
 
 type Executor = Database | Transaction;
 

@@ -9,7 +9,8 @@ import { OperationsGateway } from '../operations/operations.gateway.js';
 import { OperationsSimulator } from '../operations/simulator/operations-simulator.js';
 import { SimulatedOperationsGateway } from '../operations/simulator/simulated-operations.gateway.js';
 import type { ChangedProcessesPage, OperationsProcess } from '../operations/operations.types.js';
-import { ProcessPageWriter, rowsOf } from './process-page.writer.js';
+import { rowsOf } from '../database/sql-rows.js';
+import { ProcessPageWriter } from './process-page.writer.js';
 import { SyncLock } from './sync-lock.js';
 import { SKIPPED_ANOTHER_RUNNING, SyncService } from './sync.service.js';
 

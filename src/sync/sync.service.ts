@@ -1,16 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { DatabaseService } from '../database/database.service.js';
+import { ChangeFeedMetrics } from '../metrics/change-feed.metrics.js';
 import { SyncMetrics } from '../metrics/sync.metrics.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 import { preparePage } from './prepare-page.js';
-import {
-  isDataError,
-  ProcessPageWriter,
-  type PageWriteResult,
-  type Transaction,
-} from './process-page.writer.js';
+import { isDataError } from '../database/sql-rows.js';
+import { ProcessPageWriter, type PageWriteResult, type Transaction } from './process-page.writer.js';
 import { SyncLock } from './sync-lock.js';
 import { SyncStateRepository, type SyncStateRow } from './sync-state.repository.js';
 import {
@@ -67,6 +64,7 @@ export class SyncService implements BeforeApplicationShutdown {
     private readonly lock: SyncLock,
     @Optional() @Inject(SYNC_OPTIONS) options?: Partial<SyncOptions>,
     @Optional() private readonly metrics?: SyncMetrics,
+    @Optional() private readonly feedMetrics?: ChangeFeedMetrics,
   ) {
     this.options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.state = new SyncStateRepository(database.db);
@@ -193,6 +191,7 @@ export class SyncService implements BeforeApplicationShutdown {
         return this.fail(describe(error), false, counts);
       }
 
+      this.feedMetrics?.changesRecorded(written.recorded);
       counts.pages += 1;
       counts.fetched += items.length;
       counts.processed += written.written;

@@ -48,7 +48,11 @@ export function ApiProblemResponses(...statuses: number[]): MethodDecorator & Cl
       problemResponse(
         status,
         Object.values(PROBLEM_TYPES).filter(
-          (problem) => problem.status === status && problem !== PROBLEM_TYPES.invalidCredentials,
+          (problem) =>
+            problem.status === status &&
+            problem !== PROBLEM_TYPES.invalidCredentials &&
+            // The retired route documents its own 410, with the members only it sends.
+            problem !== PROBLEM_TYPES.endpointRetired,
         ),
       ),
     ),

@@ -125,3 +125,20 @@ export function IsRangeEnd(
     });
   };
 }
+
+/** A parameter that must not come with `otherProperty` (two ways of saying the same thing). */
+export function IsNotWith(otherProperty: string): PropertyDecorator {
+  return (target, propertyName) => {
+    registerDecorator({
+      name: 'isNotWith',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      constraints: [otherProperty],
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) =>
+          value === undefined || (args.object as Record<string, unknown>)[otherProperty] === undefined,
+        defaultMessage: () => `must not be given together with ${otherProperty}`,
+      },
+    });
+  };
+}

@@ -3,7 +3,8 @@ import type { OperationsProcess } from '../../operations/operations.types.js';
 import { ProcessPageWriter } from '../../sync/process-page.writer.js';
 import { anOperationsProcess } from '../../../test/factories/operations-process.factory.js';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../../test/support/test-database.js';
-import type { ProcessListCriteria, Visibility } from '../process-list.criteria.js';
+import type { Visibility } from '../../auth/authenticated-user.js';
+import type { ProcessListCriteria } from '../process-list.criteria.js';
 import {
   CUSTOMS_CHANNELS,
   PROCESS_STATUSES,

@@ -1,0 +1,88 @@
+import type { Response } from 'express';
+import type { Visibility } from '../auth/authenticated-user.js';
+import type { ChangeDto } from './dto/change.response.dto.js';
+
+/** Why a stream ended, as the metrics count it. */
+export type StreamEndReason = 'client-closed' | 'token-expired' | 'shutdown' | 'slow-consumer' | 'error';
+
+/** Bytes a stream may have waiting in its socket before it counts as fallen behind. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/**
+ * One open Server-Sent Events response. `position` is the last feed position it has accounted
+ * for (delivered, or passed because not visible to it); it only moves forward, so whoever
+ * delivers (the replay or the live fan-out) never sends a change twice.
+ */
+export class ChangeStream {
+  /** False while it replays from the table; the live fan-out skips it until then. */
+  live = false;
+  private ended = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    readonly userId: string,
+    readonly visibility: Visibility,
+    public position: number,
+    private readonly response: Response,
+    private readonly onEnd: (stream: ChangeStream, reason: StreamEndReason) => void,
+  ) {
+    response.on('close', () => this.end('client-closed'));
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  open(heartbeatMs: number, expiresInMs: number): void {
+    this.response.status(200);
+    this.response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    this.response.setHeader('Cache-Control', 'no-store');
+    // Proxies that buffer (nginx) would hold the events back.
+    this.response.setHeader('X-Accel-Buffering', 'no');
+    this.response.flushHeaders();
+    this.write(`retry: 3000\n: stream open\n\n`);
+    this.timers.push(setInterval(() => this.write(': keep-alive\n\n'), heartbeatMs));
+    this.timers.push(setTimeout(() => this.end('token-expired'), Math.max(0, expiresInMs)));
+  }
+
+  /** Sends the changes after its position; false when the stream ended (it fell behind, or closed). */
+  deliver(changes: Array<{ position: number; change: ChangeDto }>): boolean {
+    for (const { position, change } of changes) {
+      if (this.ended) return false;
+      if (position <= this.position) continue;
+      this.position = position;
+      this.write(`id: ${change.cursor}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+    }
+    return !this.ended;
+  }
+
+  /** Resolves once the socket has room again (or the stream ended). */
+  async drained(): Promise<void> {
+    if (this.ended || this.response.writableLength === 0) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.response.off('drain', done);
+        this.response.off('close', done);
+        resolve();
+      };
+      this.response.once('drain', done);
+      this.response.once('close', done);
+    });
+  }
+
+  end(reason: StreamEndReason): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    if (!this.response.writableEnded) this.response.end();
+    // A slow client's socket may never drain: do not wait for it.
+    if (reason === 'slow-consumer') this.response.destroy();
+    this.onEnd(this, reason);
+  }
+
+  private write(text: string): void {
+    if (this.ended) return;
+    this.response.write(text);
+    if (this.response.writableLength > MAX_BUFFERED_BYTES) this.end('slow-consumer');
+  }
+}

@@ -1,0 +1,95 @@
+import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { visibilityOf, type AuthenticatedUser } from '../auth/authenticated-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import { tokenExpiresAtMs } from '../auth/jwt/token-expiry.js';
+import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
+import { InvalidRequestException } from '../common/problems/problem.exception.js';
+import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit.openapi.js';
+import { isCursor } from './change-cursor.js';
+import { ChangeStreamHub } from './change-stream.hub.js';
+import { ChangesService } from './changes.service.js';
+import { ChangesPageResponseDto } from './dto/change.response.dto.js';
+import {
+  ChangesStartQueryDto,
+  DEFAULT_CHANGES_LIMIT,
+  ListChangesQueryDto,
+} from './dto/list-changes.query.dto.js';
+
+@ApiTags('changes')
+@ApiBearerAuth()
+@Controller('api/changes')
+export class ChangesController {
+  constructor(
+    private readonly changes: ChangesService,
+    private readonly hub: ChangeStreamHub,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'What changed in the processes the caller may see, in the order it was recorded',
+    description:
+      'Replayable by cursor: follow `next` from any cursor and every later change comes exactly once, in order, ' +
+      'with no gap, even while sync writes. With neither `after` nor `since` the feed starts at the oldest ' +
+      'retained change. Changes are kept `CHANGES_RETENTION_DAYS` (30): an older cursor or `since` is 410 ' +
+      '`/problems/cursor-expired` (read the list again, then follow from a fresh cursor). Items carry the ' +
+      'common fields, plus `previousStatus`, `follow` or `customsChannel` as their `kind` says.',
+  })
+  @ApiOkResponse({ type: ChangesPageResponseDto, headers: RATE_LIMIT_HEADERS })
+  @ApiProblemResponses(400, 401, 410, 429, 503)
+  list(
+    @Query() query: ListChangesQueryDto,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<ChangesPageResponseDto> {
+    const limit = query.limit === undefined ? DEFAULT_CHANGES_LIMIT : Number(query.limit);
+    return this.changes.page(query, limit, visibilityOf(user));
+  }
+
+  @Get('stream')
+  @ApiOperation({
+    summary: 'The same feed, pushed as Server-Sent Events',
+    description:
+      'Each change is an event `change` whose `id` is its cursor and whose `data` is the change as in ' +
+      '`GET /api/changes`. Starts after `Last-Event-ID` (header), else after `after` or from `since`, else at the ' +
+      'current end of the feed. A comment line comes every `CHANGES_HEARTBEAT_S` (15) seconds. The stream ' +
+      'closes when the token expires and when the service shuts down: reconnect with a fresh token and ' +
+      '`Last-Event-ID`. A client that falls more than 1 MiB behind is disconnected and resumes the same way. At ' +
+      'most `CHANGES_STREAMS_PER_USER` (5) open streams per user: 429 beyond. Browsers’ `EventSource` cannot ' +
+      'send `Authorization`: read it with `fetch` (see the API guide).',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description:
+      'The `id` of the last event received: the stream goes on after it (wins over `after`/`since`)',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$' },
+  })
+  @ApiOkResponse({
+    description: 'An endless `text/event-stream`: `event: change`, `id: <cursor>`, `data: <Change as JSON>`',
+    content: {
+      'text/event-stream': {
+        schema: { type: 'string', example: 'id: AAAAAAAAAAEJg2Hy\nevent: change\ndata: {…}\n\n' },
+      },
+    },
+    headers: RATE_LIMIT_HEADERS,
+  })
+  @ApiProblemResponses(400, 401, 410, 429, 503)
+  async stream(
+    @Query() query: ChangesStartQueryDto,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    if (lastEventId !== undefined && !isCursor(lastEventId)) {
+      throw new InvalidRequestException([
+        { in: 'header', name: 'Last-Event-ID', message: 'must be the id of an event this stream sent' },
+      ]);
+    }
+    const start = lastEventId === undefined ? query : { after: lastEventId };
+    const position = await this.changes.startPosition(start, 'end');
+    await this.hub.open(response, user, position, tokenExpiresAtMs(request));
+  }
+}

@@ -1,0 +1,47 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import {
+  IsIntegerParameter,
+  IsNotWith,
+  IsParameterMatching,
+  isInstant,
+} from '../../common/validation/query-parameters.js';
+import { isCursor } from '../change-cursor.js';
+
+export const DEFAULT_CHANGES_LIMIT = 100;
+
+/** Where a reading of the feed starts; both absent: at the oldest retained change (or, for a stream, the end). */
+export class ChangesStartQueryDto {
+  @ApiPropertyOptional({
+    description: 'A cursor from an earlier answer (`next`, or an item’s `cursor`): changes recorded after it',
+    pattern: '^[A-Za-z0-9_-]{16}$',
+  })
+  @IsOptional()
+  @IsParameterMatching(isCursor, 'must be a cursor from an earlier answer (its next, or an item’s cursor)')
+  after?: string;
+
+  @ApiPropertyOptional({
+    description: 'An RFC 3339 instant: changes recorded at or after it. Not with `after`.',
+    format: 'date-time',
+    maxLength: 35,
+  })
+  @IsOptional()
+  @IsParameterMatching(isInstant, 'must be an RFC 3339 instant with an offset (2026-03-14T12:00:00Z)')
+  @IsNotWith('after')
+  since?: string;
+}
+
+/** `GET /api/changes` parameters. */
+export class ListChangesQueryDto extends ChangesStartQueryDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 500,
+    default: DEFAULT_CHANGES_LIMIT,
+    description: 'How many changes at most',
+  })
+  @IsOptional()
+  @IsIntegerParameter(1, 500)
+  limit?: string;
+}
