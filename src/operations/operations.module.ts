@@ -1,5 +1,7 @@
 import { HttpModule, HttpService } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { ClockModule } from '../common/clock.module.js';
 import { AppConfig } from '../config/app.config.js';
 import { HttpOperationsGateway } from './http/http-operations.gateway.js';
 import { OperationsGateway } from './operations.gateway.js';
@@ -16,11 +18,14 @@ import { demoSimulationOptions } from './simulator/simulation-options.js';
  * policies. Unset: the built-in simulator, in process, on the demo data set laid out around the
  * current day.
  */
-export function createOperationsGateway(config: AppConfig, http: HttpService): OperationsGateway {
+export function createOperationsGateway(
+  config: AppConfig,
+  http: HttpService,
+  clock: Clock,
+): OperationsGateway {
   if (config.operations.baseUrl === null) {
     // In process: nothing to time out, retry or break, so no resilience (and no circuit to report).
-    const clock = () => new Date();
-    return new SimulatedOperationsGateway(demoSimulationOptions(clock()), clock);
+    return new SimulatedOperationsGateway(demoSimulationOptions(clock.now()), clock);
   }
   return new ResilientOperationsGateway(
     'http',
@@ -35,9 +40,13 @@ export function resilienceOf(gateway: OperationsGateway): OperationsResilience |
 }
 
 @Module({
-  imports: [HttpModule],
+  imports: [ClockModule, HttpModule],
   providers: [
-    { provide: OperationsGateway, inject: [AppConfig, HttpService], useFactory: createOperationsGateway },
+    {
+      provide: OperationsGateway,
+      inject: [AppConfig, HttpService, Clock],
+      useFactory: createOperationsGateway,
+    },
     { provide: OperationsResilience, inject: [OperationsGateway], useFactory: resilienceOf },
   ],
   exports: [OperationsGateway, OperationsResilience],

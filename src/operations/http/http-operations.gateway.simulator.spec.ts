@@ -1,3 +1,4 @@
+import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { HttpService } from '@nestjs/axios';
 import { Logger } from '@nestjs/common';
 import axios from 'axios';
@@ -60,7 +61,7 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
 
   beforeEach(async () => {
     simulator = new OperationsSimulator(demoSimulationOptions(NOW));
-    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: () => NOW });
+    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: new FakeClock(NOW) });
   });
 
   afterEach(async () => {
