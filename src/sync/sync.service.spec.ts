@@ -6,6 +6,7 @@ import { anEvent, anOperationsProcess } from '../../test/factories/operations-pr
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { FakeOperationsGateway } from '../../test/fakes/fake-operations.gateway.js';
 import { SystemClock } from '../common/clock.js';
+import { DAY_MS } from '../common/instant.js';
 import { DatabaseService, type DatabaseOptions } from '../database/database.service.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
 import { OperationsSimulator } from '../operations/simulator/operations-simulator.js';
@@ -350,7 +351,6 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
 });
 
 describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator on %s`, (target) => {
-  const DAY = 86_400_000;
   let database: DatabaseService;
   let dispose: () => Promise<void>;
 
@@ -410,7 +410,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator 
       seed: 7,
       processCount: 300,
       customerCount: 4,
-      epoch: new Date(clock.now().getTime() - 20 * DAY),
+      epoch: new Date(clock.now().getTime() - 20 * DAY_MS),
       openWindowDays: 30,
     });
     const sut = new SyncService(
@@ -427,7 +427,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator 
     expect(await storedView()).toEqual(before);
 
     let retracted = 0;
-    for (const step of Array<number>(8).fill(DAY / 2)) {
+    for (const step of Array<number>(8).fill(DAY_MS / 2)) {
       clock.advance(step);
       const after = upstreamView(simulator, clock.now());
       const previous = new Map(before.processes.map((process) => [process.numero, process.updated_at]));
