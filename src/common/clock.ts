@@ -1,6 +1,6 @@
 /**
  * The time source, injected so tests can move time instead of waiting for it. Provided once, by
- * `ClockModule`; nothing else in the application reads the system time for "now".
+ * `ClockModule`, for the service, the sync, the rate limits and the simulator.
  */
 export abstract class Clock {
   abstract now(): Date;
