@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
+import { sqlUtcInstant } from '../database/sql-instant.js';
 import { rowsOf, type Transaction } from './process-page.writer.js';
 
 type Executor = Database | Transaction;
@@ -23,8 +24,8 @@ export interface PassProgress {
   highWater: string | null;
 }
 
-const iso = (column: string) =>
-  sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+/** To the millisecond: a watermark read back must equal the one written. */
+const iso = (column: string) => sqlUtcInstant(sql`${sql.identifier(column)}`, 'millisecond');
 
 /** Reads and writes `sync_state`; the page-level writes take the page's transaction. */
 export class SyncStateRepository {
