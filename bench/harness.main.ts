@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const simulator = await startOperationsSimulatorServer({
     apiKey: 'bench-operations-key',
     simulator: simulatorOf(spec),
-    clock: () => new Date(spec.now),
+    clock: { now: () => new Date(spec.now) },
     faults: { latencyMs: UPSTREAM_LATENCY_MS },
   });
   const children: ChildProcess[] = [];

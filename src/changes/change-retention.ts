@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
+import { DAY_MS } from '../common/instant.js';
 import { AppConfig } from '../config/app.config.js';
 import { ChangesRepository } from './changes.repository.js';
 
-const DAY_MS = 86_400_000;
 /** Rows per DELETE: short statements, so sync's writes never wait long behind one. */
 const PRUNE_BATCH = 5000;
 const PRUNE_EVERY_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../common/clock.js';
+import { ClockModule } from '../common/clock.module.js';
 import { ChangeRetention } from './change-retention.js';
 import { ChangeStreamHub } from './change-stream.hub.js';
 import { ChangesController } from './changes.controller.js';
@@ -8,13 +8,8 @@ import { ChangesService } from './changes.service.js';
 
 /** The change feed: `GET /api/changes`, its live stream, and the retention of recorded changes. */
 @Module({
+  imports: [ClockModule],
   controllers: [ChangesController],
-  providers: [
-    ChangesRepository,
-    ChangesService,
-    ChangeStreamHub,
-    ChangeRetention,
-    { provide: Clock, useClass: SystemClock },
-  ],
+  providers: [ChangesRepository, ChangesService, ChangeStreamHub, ChangeRetention],
 })
 export class ChangesModule {}

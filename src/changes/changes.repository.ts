@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { DatabaseService } from '../database/database.service.js';
+import { sqlUtcInstant } from '../database/sql-instant.js';
 import { rowsOf } from '../database/sql-rows.js';
 import type { Visibility } from '../auth/authenticated-user.js';
 import type { ChangeKind } from './change-kinds.js';
@@ -37,11 +38,9 @@ interface StoredRow {
   customer_id: string;
 }
 
-const COLUMNS =
-  sql.raw(`position::text, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS recorded_at,
+const COLUMNS = sql`position::text, ${sqlUtcInstant(sql`recorded_at`)} AS recorded_at,
   (extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms,
-  kind, numero, status, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at,
-  details, customer_id`);
+  kind, numero, status, ${sqlUtcInstant(sql`updated_at`)} AS updated_at, details, customer_id`;
 
 /**
  * Reads and prunes the change feed. Visibility is in the SQL: a customer's changes come from its

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Visibility } from '../auth/authenticated-user.js';
 import { Clock } from '../common/clock.js';
+import { DAY_MS } from '../common/instant.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { AppConfig } from '../config/app.config.js';
 import { decodeCursor, encodeCursor } from './change-cursor.js';
 import { ChangesRepository, type ChangeRow } from './changes.repository.js';
 import type { ChangeDto, ChangesPageResponseDto } from './dto/change.response.dto.js';
-
-const DAY_MS = 86_400_000;
 
 /** Where to start reading: after a cursor, from an instant, or (neither) at one end of the feed. */
 export interface FeedStart {

@@ -1,4 +1,7 @@
-/** The time source, injected so tests can move time instead of waiting for it. */
+/**
+ * The time source, injected so tests can move time instead of waiting for it. Provided once, by
+ * `ClockModule`, for the service, the sync, the rate limits and the simulator.
+ */
 export abstract class Clock {
   abstract now(): Date;
 }

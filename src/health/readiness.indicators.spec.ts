@@ -2,28 +2,26 @@ import { HealthIndicatorService } from '@nestjs/terminus';
 import type { DatabaseService } from '../database/database.service.js';
 import type { InitialDataState } from '../demo/initial-data.state.js';
 import { ShutdownState } from '../lifecycle/shutdown.state.js';
-import {
-  HttpOperationsGateway,
-  type OperationsCircuitState,
-} from '../operations/http/http-operations.gateway.js';
+import type {
+  OperationsCircuitState,
+  OperationsResilience,
+} from '../operations/resilience/operations-resilience.js';
 import type { RedisConnection } from '../redis/redis.connection.js';
 import type { SyncService } from '../sync/sync.service.js';
 import { ReadinessIndicators } from './readiness.indicators.js';
 
-function httpGatewayIn(state: OperationsCircuitState): HttpOperationsGateway {
-  const gateway = Object.create(HttpOperationsGateway.prototype) as HttpOperationsGateway;
-  Object.defineProperty(gateway, 'circuitState', { get: () => state });
-  return gateway;
+function httpGatewayIn(state: OperationsCircuitState): OperationsResilience {
+  return { adapter: 'http', circuitState: state, addObserver: () => () => undefined };
 }
 
 describe(ReadinessIndicators.name, () => {
-  const sutWith = (gateway: HttpOperationsGateway) =>
+  const sutWith = (resilience: OperationsResilience | null) =>
     new ReadinessIndicators(
       new HealthIndicatorService(),
       {} as DatabaseService,
       { isReady: true } as InitialDataState,
       new ShutdownState(),
-      gateway,
+      resilience,
       { getLastOutcome: () => null } as unknown as SyncService,
       { enabled: false, available: false } as RedisConnection,
     );
@@ -31,6 +29,12 @@ describe(ReadinessIndicators.name, () => {
   it('reports the HTTP adapter with a closed circuit as up', () => {
     expect(sutWith(httpGatewayIn('closed')).operations()).toEqual({
       operations: { status: 'up', adapter: 'http', circuit: 'closed', lastSync: null },
+    });
+  });
+
+  it('reports the built-in simulator, which has no resilience around it, without a circuit', () => {
+    expect(sutWith(null).operations()).toEqual({
+      operations: { status: 'up', adapter: 'built-in', lastSync: null },
     });
   });
 

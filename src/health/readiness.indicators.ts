@@ -1,11 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { toUtcInstant } from '../common/instant.js';
 import { DatabaseService } from '../database/database.service.js';
 import { InitialDataState } from '../demo/initial-data.state.js';
 import { ShutdownState } from '../lifecycle/shutdown.state.js';
-import { HttpOperationsGateway } from '../operations/http/http-operations.gateway.js';
-import { OperationsGateway } from '../operations/operations.gateway.js';
+import { OperationsResilience } from '../operations/resilience/operations-resilience.js';
 import { RedisConnection } from '../redis/redis.connection.js';
 import { SyncService } from '../sync/sync.service.js';
 
@@ -29,7 +28,7 @@ export class ReadinessIndicators {
     private readonly database: DatabaseService,
     private readonly initialData: InitialDataState,
     private readonly shutdown: ShutdownState,
-    private readonly gateway: OperationsGateway,
+    @Inject(OperationsResilience) private readonly resilience: OperationsResilience | null,
     private readonly sync: SyncService,
     private readonly redis: RedisConnection,
   ) {}
@@ -63,11 +62,11 @@ export class ReadinessIndicators {
 
   operations() {
     const session = this.indicators.check('operations');
-    const http = this.gateway instanceof HttpOperationsGateway ? this.gateway : null;
-    const circuit = http?.circuitState ?? null;
+    // Only an adapter with resilience around it has a circuit; the in-process simulator has none.
+    const circuit = this.resilience?.circuitState ?? null;
     const last = this.sync.getLastOutcome();
     const report = {
-      adapter: http === null ? 'built-in' : 'http',
+      adapter: this.resilience?.adapter ?? 'built-in',
       ...(circuit !== null && { circuit }),
       lastSync:
         last === null

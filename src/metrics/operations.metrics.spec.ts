@@ -1,23 +1,27 @@
 import { Registry } from 'prom-client';
-import {
-  HttpOperationsGateway,
-  type OperationsCallObserver,
-  type OperationsCircuitState,
-} from '../operations/http/http-operations.gateway.js';
+import type {
+  OperationsCallObserver,
+  OperationsCircuitState,
+  OperationsResilience,
+} from '../operations/resilience/operations-resilience.js';
 import { OperationsMetrics } from './operations.metrics.js';
 
-/** An HTTP gateway as far as the metrics can tell: its observer hook and circuit state. */
-function fakeHttpGateway() {
+/** The resilience around an adapter as far as the metrics can tell: its observer hook and circuit state. */
+function fakeResilience() {
   const observers: OperationsCallObserver[] = [];
   let circuit: OperationsCircuitState = 'closed';
-  const gateway = Object.create(HttpOperationsGateway.prototype) as HttpOperationsGateway;
-  Object.defineProperty(gateway, 'circuitState', { get: () => circuit });
-  gateway.addObserver = (observer) => {
-    observers.push(observer);
-    return () => observers.splice(observers.indexOf(observer), 1);
+  const resilience: OperationsResilience = {
+    adapter: 'any',
+    get circuitState() {
+      return circuit;
+    },
+    addObserver: (observer) => {
+      observers.push(observer);
+      return () => observers.splice(observers.indexOf(observer), 1);
+    },
   };
   return {
-    gateway,
+    resilience,
     observers,
     setCircuit: (state: OperationsCircuitState) => (circuit = state),
   };
@@ -26,8 +30,8 @@ function fakeHttpGateway() {
 describe(OperationsMetrics.name, () => {
   it('counts upstream calls by operation, outcome and failure kind, and reports the circuit', async () => {
     const registry = new Registry();
-    const { gateway, observers, setCircuit } = fakeHttpGateway();
-    const sut = new OperationsMetrics(registry, gateway);
+    const { resilience, observers, setCircuit } = fakeResilience();
+    const sut = new OperationsMetrics(registry, resilience);
     sut.onModuleInit();
 
     observers[0]?.callFinished?.({
@@ -63,9 +67,9 @@ describe(OperationsMetrics.name, () => {
     expect(observers).toHaveLength(0);
   });
 
-  it('registers nothing for the built-in simulator', async () => {
+  it('registers nothing for a gateway without resilience (the built-in simulator)', async () => {
     const registry = new Registry();
-    new OperationsMetrics(registry, {} as HttpOperationsGateway).onModuleInit();
+    new OperationsMetrics(registry, null).onModuleInit();
     expect((await registry.metrics()).trim()).toBe('');
   });
 });

@@ -1,11 +1,10 @@
-import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import {
-  HttpOperationsGateway,
+  OperationsResilience,
   type OperationsCallEvent,
   type OperationsCircuitState,
-} from '../operations/http/http-operations.gateway.js';
-import { OperationsGateway } from '../operations/operations.gateway.js';
+} from '../operations/resilience/operations-resilience.js';
 
 /** `operations_circuit_state` values: higher is worse. */
 export const CIRCUIT_STATE_VALUES: Record<OperationsCircuitState, number> = {
@@ -17,8 +16,8 @@ export const CIRCUIT_STATE_VALUES: Record<OperationsCircuitState, number> = {
 
 /**
  * Calls to the operations system by operation and outcome (with the failure kind), their
- * durations, and the circuit state. Only the HTTP adapter calls anything upstream; with the
- * built-in simulator these metrics are not registered.
+ * durations, and the circuit state, as the resilience around the adapter reports them. Without
+ * it (the built-in simulator, in process) these metrics are not registered.
  */
 @Injectable()
 export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
@@ -26,12 +25,12 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly registry: Registry,
-    private readonly gateway: OperationsGateway,
+    @Inject(OperationsResilience) private readonly resilience: OperationsResilience | null,
   ) {}
 
   onModuleInit(): void {
-    const gateway = this.gateway;
-    if (!(gateway instanceof HttpOperationsGateway)) return;
+    const resilience = this.resilience;
+    if (resilience === null) return;
     const calls = new Counter({
       name: 'operations_upstream_calls_total',
       help: 'Calls to the operations system, by operation, outcome (success, not-found, failure) and failure kind',
@@ -55,9 +54,9 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
       name: 'operations_circuit_state',
       help: 'Circuit breaker towards the operations system: 0 closed, 1 half-open, 2 open, 3 isolated',
       registers: [this.registry],
-      collect: () => circuit.set(CIRCUIT_STATE_VALUES[gateway.circuitState]),
+      collect: () => circuit.set(CIRCUIT_STATE_VALUES[resilience.circuitState]),
     });
-    this.removeObserver = gateway.addObserver({
+    this.removeObserver = resilience.addObserver({
       callFinished: (event: OperationsCallEvent) => {
         calls.inc({ operation: event.operation, outcome: event.outcome, failure: event.failure ?? 'none' });
         duration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);

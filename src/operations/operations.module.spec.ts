@@ -3,9 +3,11 @@ import { AppConfig, loadAppConfig } from '../config/app.config.js';
 import { HttpOperationsGateway } from './http/http-operations.gateway.js';
 import { OperationsGateway } from './operations.gateway.js';
 import { OperationsModule } from './operations.module.js';
+import { OperationsResilience } from './resilience/operations-resilience.js';
+import { ResilientOperationsGateway } from './resilience/resilient-operations.gateway.js';
 import { SimulatedOperationsGateway } from './simulator/simulated-operations.gateway.js';
 
-async function gatewayFor(env: NodeJS.ProcessEnv): Promise<OperationsGateway> {
+async function moduleFor(env: NodeJS.ProcessEnv) {
   const config = loadAppConfig({ NODE_ENV: 'test', ...env });
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -18,23 +20,30 @@ async function gatewayFor(env: NodeJS.ProcessEnv): Promise<OperationsGateway> {
       OperationsModule,
     ],
   }).compile();
-  return moduleRef.get(OperationsGateway);
+  return {
+    gateway: moduleRef.get(OperationsGateway),
+    resilience: moduleRef.get<OperationsResilience | null>(OperationsResilience),
+  };
 }
 
 describe(OperationsModule.name, () => {
-  it('uses the HTTP adapter when OPERATIONS_BASE_URL is set', async () => {
-    const gateway = await gatewayFor({
+  it('uses the HTTP adapter behind the resilience policies when OPERATIONS_BASE_URL is set', async () => {
+    const { gateway, resilience } = await moduleFor({
       OPERATIONS_BASE_URL: 'http://127.0.0.1:9/ops',
       OPERATIONS_API_KEY: 'k',
     });
 
-    expect(gateway).toBeInstanceOf(HttpOperationsGateway);
+    expect(gateway).toBeInstanceOf(ResilientOperationsGateway);
+    expect(resilience).toBe(gateway);
+    expect(resilience).toMatchObject({ adapter: 'http', circuitState: 'closed' });
+    expect((gateway as unknown as { inner: unknown }).inner).toBeInstanceOf(HttpOperationsGateway);
   });
 
-  it('uses the built-in simulator otherwise', async () => {
-    const gateway = await gatewayFor({});
+  it('uses the built-in simulator otherwise, with no resilience around it', async () => {
+    const { gateway, resilience } = await moduleFor({});
 
     expect(gateway).toBeInstanceOf(SimulatedOperationsGateway);
+    expect(resilience).toBeNull();
     const page = await gateway.listChangedProcesses({ updatedSince: null, cursor: null, limit: 5 });
     expect(page.items.length).toBeGreaterThan(0);
   });

@@ -1,10 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { customers, followUpEvents, processContainers, processes } from '../database/schema.js';
-
-/** RFC 3339 in UTC with second precision, the contract's instant format. */
-const utcInstant = (column: SQL | AnyPgColumn) =>
-  sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+import { sqlUtcInstant as utcInstant } from '../database/sql-instant.js';
 
 /**
  * The outer row's whole follow-up history, ordered by time then id, as a JSON array. The location

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../common/clock.js';
+import { ClockModule } from '../common/clock.module.js';
 import { OperationsModule } from '../operations/operations.module.js';
 import { RedisConnection } from '../redis/redis.connection.js';
 import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
@@ -12,7 +12,7 @@ import { ProcessesRepository } from './processes.repository.js';
 import { ProcessesService } from './processes.service.js';
 
 @Module({
-  imports: [OperationsModule],
+  imports: [ClockModule, OperationsModule],
   controllers: [ProcessesController],
   providers: [
     ProcessesService,
@@ -27,7 +27,6 @@ import { ProcessesService } from './processes.service.js';
           ? new MemoryEnrichmentCacheStore()
           : new RedisEnrichmentCacheStore(redis, keyPrefix),
     },
-    { provide: Clock, useClass: SystemClock },
   ],
 })
 export class ProcessesModule {}

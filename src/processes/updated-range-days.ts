@@ -1,4 +1,4 @@
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../common/instant.js';
 
 /**
  * How a half-open `updatedAt` range splits for counting: the whole UTC days inside it, totalled

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../common/clock.js';
+import { Clock } from '../common/clock.js';
+import { ClockModule } from '../common/clock.module.js';
 import { RedisConnection } from '../redis/redis.connection.js';
 import { RedisModule } from '../redis/redis.module.js';
 import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
@@ -13,9 +14,8 @@ import { RedisRateLimitStore } from './redis-rate-limit.store.js';
  * The per-user guard is registered in AppModule, after the JWT guard, because it needs the user.
  */
 @Module({
-  imports: [RedisModule],
+  imports: [ClockModule, RedisModule],
   providers: [
-    { provide: Clock, useClass: SystemClock },
     {
       provide: RateLimitStore,
       inject: [RedisConnection, REDIS_KEY_PREFIX, Clock],

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
-import { rowsOf } from '../database/sql-rows.js';
+import { sqlUtcInstant } from '../database/sql-instant.js';
+import { rowsOf, type Executor } from '../database/sql-rows.js';
 import type { Transaction } from './process-page.writer.js';
-
-type Executor = Database | Transaction;
 
 /** A stream's row of `sync_state`, instants as RFC 3339 UTC strings. */
 export interface SyncStateRow {
@@ -24,8 +23,8 @@ export interface PassProgress {
   highWater: string | null;
 }
 
-const iso = (column: string) =>
-  sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+/** To the millisecond: a watermark read back must equal the one written. */
+const iso = (column: string) => sqlUtcInstant(sql`${sql.identifier(column)}`, 'millisecond');
 
 /** Reads and writes `sync_state`; the page-level writes take the page's transaction. */
 export class SyncStateRepository {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ClockModule } from '../common/clock.module.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { OperationsModule } from '../operations/operations.module.js';
@@ -12,7 +13,7 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 /** One pass, no scheduler: what `npm run sync` starts. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, OperationsModule],
+  imports: [ConfigModule, ClockModule, DatabaseModule, OperationsModule],
   providers: [syncLockProvider, SyncService],
 })
 class SyncCommandModule {}

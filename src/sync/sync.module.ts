@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { ClockModule } from '../common/clock.module.js';
 import { AppConfig } from '../config/app.config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { OperationsModule } from '../operations/operations.module.js';
@@ -17,7 +18,7 @@ export const syncLockProvider = {
 
 /** Pulls changes from the operations system on a schedule; exports {@link SyncService} for status and on-demand runs. */
 @Module({
-  imports: [ScheduleModule.forRoot(), OperationsModule],
+  imports: [ScheduleModule.forRoot(), ClockModule, OperationsModule],
   providers: [syncLockProvider, SyncService, SyncScheduler],
   exports: [SyncService],
 })

@@ -3,7 +3,10 @@ import { Logger } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
 import { anEvent, anOperationsProcess } from '../../test/factories/operations-process.factory.js';
+import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { FakeOperationsGateway } from '../../test/fakes/fake-operations.gateway.js';
+import { SystemClock } from '../common/clock.js';
+import { DAY_MS } from '../common/instant.js';
 import { DatabaseService, type DatabaseOptions } from '../database/database.service.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
 import { OperationsSimulator } from '../operations/simulator/operations-simulator.js';
@@ -50,7 +53,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
   let upstream: FakeOperationsGateway;
 
   const newSync = (gateway: OperationsGateway = upstream, db: DatabaseService = database) =>
-    new SyncService(db, gateway, SyncLock.for(db, options.url), { pageSize: 10 });
+    new SyncService(db, gateway, SyncLock.for(db, options.url), new SystemClock(), { pageSize: 10 });
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -349,7 +352,6 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
 });
 
 describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator on %s`, (target) => {
-  const DAY = 86_400_000;
   let database: DatabaseService;
   let dispose: () => Promise<void>;
 
@@ -402,33 +404,33 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator 
   }
 
   it('mirrors the simulator as its clock moves: new processes and events in, retracted events out', async () => {
-    let now = new Date('2026-03-14T12:00:00Z');
+    // One clock for the simulator and the sync, as in the application.
+    const clock = new FakeClock(new Date('2026-03-14T12:00:00Z'));
     // Opening over 30 days, 20 of them past: many processes are under way, some yet to open.
     const simulator = new OperationsSimulator({
       seed: 7,
       processCount: 300,
       customerCount: 4,
-      epoch: new Date(now.getTime() - 20 * DAY),
+      epoch: new Date(clock.now().getTime() - 20 * DAY_MS),
       openWindowDays: 30,
     });
     const sut = new SyncService(
       database,
-      new SimulatedOperationsGateway(simulator, () => now),
+      new SimulatedOperationsGateway(simulator, clock),
       SyncLock.for(database, null),
-      {
-        pageSize: 100,
-      },
+      clock,
+      { pageSize: 100 },
     );
 
     await sut.run();
-    let before = upstreamView(simulator, now);
+    let before = upstreamView(simulator, clock.now());
     const initialCount = before.processes.length;
     expect(await storedView()).toEqual(before);
 
     let retracted = 0;
-    for (const step of Array<number>(8).fill(DAY / 2)) {
-      now = new Date(now.getTime() + step);
-      const after = upstreamView(simulator, now);
+    for (const step of Array<number>(8).fill(DAY_MS / 2)) {
+      clock.advance(step);
+      const after = upstreamView(simulator, clock.now());
       const previous = new Map(before.processes.map((process) => [process.numero, process.updated_at]));
       const changed = after.processes.filter(
         (process) => previous.get(process.numero) !== process.updated_at,

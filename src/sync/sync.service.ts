@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ChangeFeedMetrics } from '../metrics/change-feed.metrics.js';
 import { SyncMetrics } from '../metrics/sync.metrics.js';
@@ -62,6 +63,7 @@ export class SyncService implements BeforeApplicationShutdown {
     private readonly database: DatabaseService,
     private readonly gateway: OperationsGateway,
     private readonly lock: SyncLock,
+    private readonly clock: Clock,
     @Optional() @Inject(SYNC_OPTIONS) options?: Partial<SyncOptions>,
     @Optional() private readonly metrics?: SyncMetrics,
     @Optional() private readonly feedMetrics?: ChangeFeedMetrics,
@@ -113,7 +115,7 @@ export class SyncService implements BeforeApplicationShutdown {
   }
 
   private async runExclusively(): Promise<SyncOutcome> {
-    const started = this.options.now();
+    const started = this.clock.now();
     let result: PassResult | null;
     let lastSucceededAt: string | null = null;
     try {
@@ -124,7 +126,7 @@ export class SyncService implements BeforeApplicationShutdown {
       // The database itself failed (lock connection, state row): nothing more can be recorded.
       result = { status: 'failed', detail: describe(error), ...NO_COUNTS };
     }
-    const finished = this.options.now();
+    const finished = this.clock.now();
     const outcome: SyncOutcome = {
       stream: this.options.stream,
       ...(result ?? { status: 'skipped', detail: SKIPPED_ANOTHER_RUNNING, ...NO_COUNTS }),
@@ -180,7 +182,7 @@ export class SyncService implements BeforeApplicationShutdown {
           if (nextCursor === null) {
             await this.state.completePass(tx, stream, {
               highWater,
-              succeededAt: this.options.now(),
+              succeededAt: this.clock.now(),
               processedCount: counts.processed + result.written,
             });
           } else {
@@ -247,7 +249,7 @@ export class SyncService implements BeforeApplicationShutdown {
 
   private lagSeconds(lastSucceededAt: string | null): number | null {
     if (lastSucceededAt === null) return null;
-    return Math.max(0, Math.round((this.options.now().getTime() - Date.parse(lastSucceededAt)) / 1000));
+    return Math.max(0, Math.round((this.clock.now().getTime() - Date.parse(lastSucceededAt)) / 1000));
   }
 
   private logOutcome(outcome: SyncOutcome): void {

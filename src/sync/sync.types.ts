@@ -51,15 +51,12 @@ export interface SyncOptions {
    * commits late with an earlier `updatedAt` is still picked up. Re-pulled items cost a read only.
    */
   overlapSeconds: number;
-  /** Source of "now" for the recorded instants and the lag. */
-  now: () => Date;
 }
 
 export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
   stream: 'processes',
   pageSize: 200,
   overlapSeconds: 60,
-  now: () => new Date(),
 };
 
 /** Injection token for partial {@link SyncOptions}. */

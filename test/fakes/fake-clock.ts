@@ -10,6 +10,10 @@ export class FakeClock extends Clock {
     return new Date(this.current);
   }
 
+  set(date: Date): void {
+    this.current = new Date(date);
+  }
+
   advance(milliseconds: number): void {
     this.current = new Date(this.current.getTime() + milliseconds);
   }

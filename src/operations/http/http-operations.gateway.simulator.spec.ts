@@ -1,3 +1,4 @@
+import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { HttpService } from '@nestjs/axios';
 import { Logger } from '@nestjs/common';
 import axios from 'axios';
@@ -11,12 +12,13 @@ import {
   type SimulatorFaults,
 } from '../simulator/ops-sim.server.js';
 import { demoSimulationOptions } from '../simulator/simulation-options.js';
+import type { OperationsCallEvent } from '../resilience/operations-resilience.js';
 import {
-  HttpOperationsGateway,
-  MAX_UPSTREAM_RESPONSE_BYTES,
-  type OperationsCallEvent,
+  ResilientOperationsGateway,
+  defaultResilienceOptions,
   type OperationsResilienceOptions,
-} from './http-operations.gateway.js';
+} from '../resilience/resilient-operations.gateway.js';
+import { HttpOperationsGateway, MAX_UPSTREAM_RESPONSE_BYTES } from './http-operations.gateway.js';
 
 const API_KEY = 'simulator-key-7c21';
 const NOW = new Date('2026-03-14T12:00:00Z');
@@ -33,11 +35,16 @@ function gatewayFor(
     OPERATIONS_TIMEOUT_MS: '400',
     ...env,
   });
-  return new HttpOperationsGateway(new HttpService(axios.create()), config, {
-    retryInitialDelayMs: 10,
-    retryMaxDelayMs: 20,
-    ...options,
-  });
+  return new ResilientOperationsGateway(
+    'http',
+    new HttpOperationsGateway(new HttpService(axios.create()), config),
+    {
+      ...defaultResilienceOptions(config.operations.timeoutMs),
+      retryInitialDelayMs: 10,
+      retryMaxDelayMs: 20,
+      ...options,
+    },
+  );
 }
 
 const firstPage = { updatedSince: null, cursor: null, limit: 50 };
@@ -54,7 +61,7 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
 
   beforeEach(async () => {
     simulator = new OperationsSimulator(demoSimulationOptions(NOW));
-    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: () => NOW });
+    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: new FakeClock(NOW) });
   });
 
   afterEach(async () => {

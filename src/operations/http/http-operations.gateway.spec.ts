@@ -5,13 +5,13 @@ import { Logger } from '@nestjs/common';
 import axios from 'axios';
 import { loadAppConfig } from '../../config/app.config.js';
 import { OperationsUnavailableError } from '../operations.gateway.js';
+import type { OperationsCallEvent, OperationsCircuitState } from '../resilience/operations-resilience.js';
 import {
-  HttpOperationsGateway,
-  MAX_UPSTREAM_RESPONSE_BYTES,
-  type OperationsCallEvent,
-  type OperationsCircuitState,
+  ResilientOperationsGateway,
+  defaultResilienceOptions,
   type OperationsResilienceOptions,
-} from './http-operations.gateway.js';
+} from '../resilience/resilient-operations.gateway.js';
+import { HttpOperationsGateway, MAX_UPSTREAM_RESPONSE_BYTES } from './http-operations.gateway.js';
 
 const API_KEY = 'test-api-key-3f9a';
 
@@ -121,11 +121,16 @@ function gatewayFor(upstream: Upstream, options: Partial<OperationsResilienceOpt
     OPERATIONS_API_KEY: API_KEY,
     OPERATIONS_TIMEOUT_MS: String(timeoutMs),
   });
-  return new HttpOperationsGateway(new HttpService(axios.create()), config, {
-    retryInitialDelayMs: 10,
-    retryMaxDelayMs: 20,
-    ...options,
-  });
+  return new ResilientOperationsGateway(
+    'http',
+    new HttpOperationsGateway(new HttpService(axios.create()), config),
+    {
+      ...defaultResilienceOptions(timeoutMs),
+      retryInitialDelayMs: 10,
+      retryMaxDelayMs: 20,
+      ...options,
+    },
+  );
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<unknown> {
@@ -139,7 +144,8 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe(HttpOperationsGateway.name, () => {
+/** The HTTP adapter behind the resilience policies, as the operations module wires it, on a real upstream. */
+describe(`${HttpOperationsGateway.name} behind ${ResilientOperationsGateway.name}`, () => {
   let upstream: Upstream;
 
   beforeAll(() => {

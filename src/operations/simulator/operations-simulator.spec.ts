@@ -12,8 +12,8 @@ import { isValidCnpj } from './cnpj.js';
 import { CE_MERCANTE_FORMAT, isValidDeclarationNumber } from './siscomex-numbers.js';
 import { OperationsSimulator } from './operations-simulator.js';
 import { DEMO_SIMULATION, demoSimulationOptions, type SimulationOptions } from './simulation-options.js';
+import { DAY_MS } from '../../common/instant.js';
 
-const DAY_MS = 86_400_000;
 const TODAY = new Date('2026-03-14T12:00:00Z');
 const demoOptions = demoSimulationOptions(TODAY);
 

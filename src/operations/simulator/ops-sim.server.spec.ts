@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { OperationsSimulator } from './operations-simulator.js';
 import { startOperationsSimulatorServer, type OperationsSimulatorServer } from './ops-sim.server.js';
 import { demoSimulationOptions } from './simulation-options.js';
@@ -17,7 +18,7 @@ describe(startOperationsSimulatorServer.name, () => {
   let server: OperationsSimulatorServer;
 
   beforeEach(async () => {
-    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: () => NOW });
+    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: new FakeClock(NOW) });
   });
 
   afterEach(async () => {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Clock, SystemClock } from '../../common/clock.js';
 import { InvalidQueryError, OperationsSimulator } from './operations-simulator.js';
 import { Rng } from './prng.js';
 import { demoSimulationOptions } from './simulation-options.js';
@@ -79,7 +80,7 @@ export interface OperationsSimulatorServerOptions {
   host?: string;
   /** Defaults to the demo simulation at the clock's current time. */
   simulator?: OperationsSimulator;
-  clock?: () => Date;
+  clock?: Clock;
   faults?: Partial<SimulatorFaults>;
   /** Seeds the fault dice, so a test with rates between 0 and 1 is repeatable. */
   faultSeed?: number;
@@ -152,8 +153,8 @@ export async function startOperationsSimulatorServer(
   if (options.apiKey === '') {
     throw new RangeError('apiKey must not be empty');
   }
-  const clock = options.clock ?? (() => new Date());
-  const simulator = options.simulator ?? new OperationsSimulator(demoSimulationOptions(clock()));
+  const clock = options.clock ?? new SystemClock();
+  const simulator = options.simulator ?? new OperationsSimulator(demoSimulationOptions(clock.now()));
   const expectedKey = digest(options.apiKey);
   const dice = new Rng(options.faultSeed ?? 1);
   let faults = validateFaults(options.faults ?? {}, NO_FAULTS);
@@ -271,7 +272,7 @@ export async function startOperationsSimulatorServer(
         });
         return;
       }
-      const detail = simulator.getProcessDetail(numero, clock());
+      const detail = simulator.getProcessDetail(numero, clock.now());
       if (detail === null) {
         send(res, 'notFound', 404, { error: 'not_found', message: 'Unknown process' });
       } else {
@@ -295,7 +296,7 @@ export async function startOperationsSimulatorServer(
           cursor: cursor === null || cursor === '' ? null : cursor,
           limit,
         },
-        clock(),
+        clock.now(),
       );
       send(res, 'ok', 200, page);
     } catch (error) {

@@ -37,6 +37,7 @@ import {
   type ContainerType,
 } from './reference-data.js';
 import type { SimulationConfig } from './simulation-options.js';
+import { DAY_MS } from '../../common/instant.js';
 
 /**
  * What a plan looks like at one moment (`now`, in whole minutes after the epoch): only events
@@ -71,7 +72,6 @@ export function nextChangeMinute(plan: ProcessPlan, now: number): number {
   return next;
 }
 
-const DAY_MS = 86_400_000;
 /** UTC day number → `YYYY-MM-DD`: formatting dates is most of the cost of a process otherwise. */
 const dayCache = new Map<number, string>();
 

@@ -1,3 +1,4 @@
+import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { OperationsUnavailableError } from '../operations.gateway.js';
 import type { ChangedProcessesQuery, OperationsProcess } from '../operations.types.js';
 import { OperationsSimulator } from './operations-simulator.js';
@@ -30,15 +31,15 @@ async function pageThrough(
 
 describe(SimulatedOperationsGateway.name, () => {
   const simulator = new OperationsSimulator(demoSimulationOptions(TODAY));
-  let now = TODAY;
-  const sut = new SimulatedOperationsGateway(simulator, () => now);
+  const clock = new FakeClock(TODAY);
+  const sut = new SimulatedOperationsGateway(simulator, clock);
 
   beforeEach(() => {
-    now = TODAY;
+    clock.set(TODAY);
   });
 
   it('pages through every existing process exactly once, oldest change first', async () => {
-    const expected = [...simulator.processesAt(now)];
+    const expected = [...simulator.processesAt(clock.now())];
     const { items, pages } = await pageThrough(sut, null, 7);
 
     expect(pages).toBe(Math.ceil(expected.length / 7));
@@ -49,7 +50,7 @@ describe(SimulatedOperationsGateway.name, () => {
   });
 
   it('returns only processes updated strictly after updatedSince', async () => {
-    const everything = [...simulator.processesAt(now)];
+    const everything = [...simulator.processesAt(clock.now())];
     const pivot = everything.map((item) => item.updatedAt).sort()[Math.floor(everything.length / 2)] ?? '';
 
     const { items } = await pageThrough(sut, pivot, 50);
@@ -80,11 +81,11 @@ describe(SimulatedOperationsGateway.name, () => {
   it('misses nothing when the clock moves between pages: the last copy of each is the current one', async () => {
     const since = '2026-03-01T00:00:00Z';
     const { items } = await pageThrough(sut, since, 5, () => {
-      now = new Date(now.getTime() + 6 * HOUR_MS);
+      clock.advance(6 * HOUR_MS);
     });
 
     const latest = new Map(items.map((item) => [item.numero, item]));
-    const expected = [...simulator.processesAt(now)].filter((item) => item.updatedAt > since);
+    const expected = [...simulator.processesAt(clock.now())].filter((item) => item.updatedAt > since);
     expect(expected.length).toBeGreaterThan(0);
     for (const process of expected) {
       expect(latest.get(process.numero)).toEqual(process);
@@ -94,17 +95,17 @@ describe(SimulatedOperationsGateway.name, () => {
   });
 
   it('gives the detail case-insensitively, and null for unknown or not yet opened processes', async () => {
-    const [first] = simulator.processesAt(now);
+    const [first] = simulator.processesAt(clock.now());
     const numero = first?.numero ?? '';
 
     const detail = await sut.getProcessDetail(numero.toLowerCase());
 
     expect(detail?.numero).toBe(numero);
-    expect(detail).toEqual(simulator.getProcessDetail(numero, now));
+    expect(detail).toEqual(simulator.getProcessDetail(numero, clock.now()));
     await expect(sut.getProcessDetail('IMP-2026-999999')).resolves.toBeNull();
     await expect(sut.getProcessDetail('')).resolves.toBeNull();
     const future = simulator.plan(simulator.processCount - 1).numero;
-    expect(simulator.getProcess(future, now)).toBeNull();
+    expect(simulator.getProcess(future, clock.now())).toBeNull();
     await expect(sut.getProcessDetail(future)).resolves.toBeNull();
   });
 
@@ -123,7 +124,7 @@ describe(SimulatedOperationsGateway.name, () => {
   });
 
   it('builds its own simulator from options', async () => {
-    const fromOptions = new SimulatedOperationsGateway(demoSimulationOptions(TODAY), () => TODAY);
+    const fromOptions = new SimulatedOperationsGateway(demoSimulationOptions(TODAY), new FakeClock(TODAY));
     const page = await fromOptions.listChangedProcesses({ updatedSince: null, cursor: null, limit: 3 });
     expect(page).toEqual(await sut.listChangedProcesses({ updatedSince: null, cursor: null, limit: 3 }));
   });

@@ -1,3 +1,4 @@
+import { Clock, SystemClock } from '../../common/clock.js';
 import { OperationsGateway, OperationsUnavailableError } from '../operations.gateway.js';
 import type {
   ChangedProcessesPage,
@@ -16,7 +17,7 @@ export class SimulatedOperationsGateway extends OperationsGateway {
 
   constructor(
     simulator: OperationsSimulator | SimulationOptions,
-    private readonly clock: () => Date = () => new Date(),
+    private readonly clock: Clock = new SystemClock(),
   ) {
     super();
     this.simulator =
@@ -24,7 +25,7 @@ export class SimulatedOperationsGateway extends OperationsGateway {
   }
 
   getProcessDetail(numero: string): Promise<OperationsProcessDetail | null> {
-    return new Promise((resolve) => resolve(this.simulator.getProcessDetail(numero, this.clock())));
+    return new Promise((resolve) => resolve(this.simulator.getProcessDetail(numero, this.clock.now())));
   }
 
   listChangedProcesses(query: ChangedProcessesQuery): Promise<ChangedProcessesPage> {
@@ -34,7 +35,7 @@ export class SimulatedOperationsGateway extends OperationsGateway {
 
   private list(query: ChangedProcessesQuery): ChangedProcessesPage {
     try {
-      return this.simulator.listChangedProcesses(query, this.clock());
+      return this.simulator.listChangedProcesses(query, this.clock.now());
     } catch (error) {
       if (error instanceof InvalidQueryError) {
         // The HTTP upstream answers 400 here, which its adapter reports the same way.

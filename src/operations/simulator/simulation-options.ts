@@ -1,3 +1,5 @@
+import { DAY_MS } from '../../common/instant.js';
+
 /** What one simulated operations system is made of; the same options always give the same data. */
 export interface SimulationOptions {
   seed: number;
@@ -25,7 +27,6 @@ export interface SimulationConfig {
 
 export const MAX_PROCESS_COUNT = 2_000_000;
 const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 
 /** The demo configuration; the epoch follows the clock, see {@link demoSimulationOptions}. */
 export const DEMO_SIMULATION = {

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { DAY_MS } from '../../common/instant.js';
 import { isValidContainerNumber, normalizeContainerNumber } from '../../common/iso6346.js';
 import {
   IsDateParameter,
@@ -20,7 +21,6 @@ import {
   TRANSPORT_MODES,
 } from '../process.vocabulary.js';
 
-const DAY_MS = 86_400_000;
 const isInstantOrDate = (value: string) => isCalendarDate(value) || isInstant(value);
 /** A date bound stands for the whole UTC day; an instant for itself. */
 const rangeStart = (value: string) => Date.parse(isCalendarDate(value) ? `${value}T00:00:00Z` : value);
