@@ -9,12 +9,16 @@ function base64url(value: object | string): string {
   return Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 }
 
-/** Hand-made tokens, so each attack is exactly the one under test. */
+/**
+ * Hand-made tokens, so each attack is exactly the one under test. The header says `typ: at+jwt`
+ * (an access token) unless `typ` is given; `typ: null` leaves it out.
+ */
 function forgeToken(
   claims: Record<string, unknown>,
-  options: { alg?: string; secret?: string } = {},
+  options: { alg?: string; secret?: string; typ?: string | null } = {},
 ): string {
-  const header = base64url({ alg: options.alg ?? 'HS256', typ: 'JWT' });
+  const typ = options.typ === undefined ? 'at+jwt' : options.typ;
+  const header = base64url({ alg: options.alg ?? 'HS256', ...(typ === null ? {} : { typ }) });
   const payload = base64url(claims);
   if (options.alg === 'none') return `${header}.${payload}.`;
   const signature = createHmac('sha256', options.secret ?? TEST_JWT_SECRET)
@@ -70,7 +74,10 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
         expiresIn: 3600,
       });
       const [header, payload] = (response.body.accessToken as string).split('.');
-      expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ alg: 'HS256' });
+      expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({
+        alg: 'HS256',
+        typ: 'at+jwt',
+      });
       const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
       expect(claims).toEqual({
         sub: acmeUserId,
@@ -237,7 +244,24 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
       ['a wrong issuer', () => `Bearer ${forgeToken({ ...validClaims(), iss: 'someone-else' })}`],
       ['a wrong audience', () => `Bearer ${forgeToken({ ...validClaims(), aud: 'another-api' })}`],
       ['an unknown subject', () => `Bearer ${forgeToken({ ...validClaims(), sub: randomUUID() })}`],
+      ['a token without typ (no kind)', () => `Bearer ${forgeToken(validClaims(), { typ: null })}`],
+      ['a token of the generic typ JWT', () => `Bearer ${forgeToken(validClaims(), { typ: 'JWT' })}`],
+      [
+        'a token of another kind (typ rt+jwt)',
+        () => `Bearer ${forgeToken(validClaims(), { typ: 'rt+jwt' })}`,
+      ],
     ])('refuses %s', (_case, authorization) => expectUnauthorized(protectedGet(authorization())));
+
+    it('accepts a forged token that is right in every respect, so the refusals above are each for one thing', async () => {
+      const response = await protectedGet(`Bearer ${forgeToken(validClaims())}`);
+      expect(response.status).toBe(200);
+    });
+
+    it('accepts the access-token type written as application/at+jwt (RFC 9068)', async () => {
+      const token = forgeToken(validClaims(), { typ: 'application/at+jwt' });
+      const response = await protectedGet(`Bearer ${token}`);
+      expect(response.status).toBe(200);
+    });
 
     it('accepts a token expired within the 30 s leeway', async () => {
       const token = forgeToken({ ...validClaims(), iat: now() - 100, exp: now() - 10 });

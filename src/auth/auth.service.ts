@@ -6,6 +6,7 @@ import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { LoginRateLimiter } from '../rate-limit/login-rate-limiter.js';
 import type { LoginResponseDto } from './dto/login.response.dto.js';
+import { ACCESS_TOKEN_TYPE, JWT_ALGORITHM } from './jwt/jwt.strategy.js';
 import { PasswordHasher } from './password-hasher.service.js';
 import { UsersRepository, type UserRecord } from './users/users.repository.js';
 
@@ -45,7 +46,12 @@ export class AuthService {
       });
     }
     await attempt.succeeded();
-    const accessToken = await this.jwt.signAsync({ sub: user.id }, { jwtid: randomUUID() });
+    // The header says what kind of token this is: set here, not as a JwtService default, so that
+    // no other token the same service signs could pass for an access token.
+    const accessToken = await this.jwt.signAsync(
+      { sub: user.id },
+      { jwtid: randomUUID(), header: { alg: JWT_ALGORITHM, typ: ACCESS_TOKEN_TYPE } },
+    );
     return { accessToken, tokenType: 'Bearer', expiresIn: this.config.jwt.expiresInSeconds };
   }
 }

@@ -3,7 +3,11 @@ import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { JsonText } from '../common/http/json-text.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { OperationsUnavailableError } from '../operations/operations.gateway.js';
-import type { Shipment } from '../operations/operations.types.js';
+import type {
+  CustomsDeclaration,
+  OperationsProcessDetail,
+  Shipment,
+} from '../operations/operations.types.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
 import type { ProcessListCriteria } from './process-list.criteria.js';
@@ -101,6 +105,42 @@ describe(ProcessesService.name, () => {
       });
     });
 
+    it.each([
+      ['a customer, within its own customers', customer, { customerIds: ['c1', 'c2'] }],
+      ['staff, within every customer', staff, { customerIds: null }],
+    ])('looks the process up for %s', async (_case, user, visibility) => {
+      repository.findVisible.mockResolvedValue(null);
+
+      await expect(sut.detail('IMP-1', user)).rejects.toMatchObject({ problem: { status: 404 } });
+
+      expect(repository.findVisible).toHaveBeenCalledWith('IMP-1', visibility);
+    });
+
+    it('includes containers, voyages and customs when there are some, enrichment last', async () => {
+      const containers = [{ number: 'MSCU1234565' }] as OperationsProcessDetail['containers'];
+      const voyages = [{ vessel: 'MSC Aurora' }] as OperationsProcessDetail['voyages'];
+      const customs = { channel: 'GREEN' } as CustomsDeclaration;
+      repository.findVisible.mockResolvedValue({ summary, customs });
+      enrichment.enrich.mockResolvedValue({
+        detail: { ...detail, containers, voyages },
+        status: 'STALE',
+        fetchedAt: '2026-03-01T00:00:00Z',
+      });
+
+      const result = await sut.detail('IMP-1', customer);
+
+      expect(result).toEqual({
+        ...summary,
+        parties: [],
+        shipment: {},
+        containers,
+        voyages,
+        customs,
+        enrichment: { status: 'STALE', fetchedAt: '2026-03-01T00:00:00Z' },
+      });
+      expect(Object.keys(result).at(-1)).toBe('enrichment');
+    });
+
     it('is not found when the operations system does not know the process', async () => {
       repository.findVisible.mockResolvedValue({ summary, customs: null });
       enrichment.enrich.mockResolvedValue(null);
@@ -117,6 +157,15 @@ describe(ProcessesService.name, () => {
       expect(error).toBeInstanceOf(ProblemException);
       expect((error as ProblemException).problem.status).toBe(503);
       expect((error as ProblemException).problemOptions.headers).toEqual({ 'Retry-After': '30' });
+      expect((error as ProblemException).problem.type).toBe('/problems/operations-unavailable');
+    });
+
+    it('passes any other failure on as it is, not as a 503', async () => {
+      const bug = new TypeError('not an outage');
+      repository.findVisible.mockResolvedValue({ summary, customs: null });
+      enrichment.enrich.mockRejectedValue(bug);
+
+      await expect(sut.detail('IMP-1', customer)).rejects.toBe(bug);
     });
   });
 });

@@ -7,7 +7,7 @@ import { loadAppConfig } from '../../config/app.config.js';
 import type { AuthenticatedUser } from '../authenticated-user.js';
 import type { UserAccessService } from '../users/user-access.service.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
-import { JwtStrategy } from './jwt.strategy.js';
+import { ACCESS_TOKEN_TYPE, JwtStrategy } from './jwt.strategy.js';
 import { Public } from './public.decorator.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
@@ -48,6 +48,8 @@ function contextFor(request: Partial<Request>, handler: () => void, controller: 
 
 describe(JwtAuthGuard.name, () => {
   const config = loadAppConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET });
+  /** Access tokens' header by default, so each refusal below is for the one thing it names. */
+  const header = { alg: 'HS256', typ: ACCESS_TOKEN_TYPE };
   const jwt = new JwtService({
     secret: SECRET,
     signOptions: {
@@ -55,12 +57,13 @@ describe(JwtAuthGuard.name, () => {
       expiresIn: 3600,
       issuer: config.jwt.issuer,
       audience: config.jwt.audience,
+      header,
     },
   });
   /** No default `exp`: for tokens whose `exp` a test sets itself, or leaves out. */
   const plainJwt = new JwtService({
     secret: SECRET,
-    signOptions: { algorithm: 'HS256', issuer: config.jwt.issuer, audience: config.jwt.audience },
+    signOptions: { algorithm: 'HS256', issuer: config.jwt.issuer, audience: config.jwt.audience, header },
   });
   const access = { resolve: (id: string) => Promise.resolve(id === USER.id ? USER : null) };
   // Constructing the strategy registers it with passport, as Nest does at start-up.
@@ -114,14 +117,32 @@ describe(JwtAuthGuard.name, () => {
       'a token of another secret',
       async () => bearer(await jwt.signAsync({ sub: USER.id }, { secret: 'x'.repeat(40) })),
     ],
-    ['an HS384 token', async () => bearer(await jwt.signAsync({ sub: USER.id }, { algorithm: 'HS384' }))],
+    [
+      'an HS384 token',
+      async () =>
+        bearer(
+          await jwt.signAsync({ sub: USER.id }, { algorithm: 'HS384', header: { ...header, alg: 'HS384' } }),
+        ),
+    ],
+    [
+      'a token without typ (not marked as an access token)',
+      async () => bearer(await jwt.signAsync({ sub: USER.id }, { header: { alg: 'HS256' } })),
+    ],
+    [
+      'a token of another kind (typ rt+jwt)',
+      async () => bearer(await jwt.signAsync({ sub: USER.id }, { header: { alg: 'HS256', typ: 'rt+jwt' } })),
+    ],
+    [
+      'a token of the generic typ JWT',
+      async () => bearer(await jwt.signAsync({ sub: USER.id }, { header: { alg: 'HS256', typ: 'JWT' } })),
+    ],
     [
       'an unsigned alg=none token',
       () =>
         Promise.resolve(
           bearer(
             unsigned(
-              { alg: 'none', typ: 'JWT' },
+              { alg: 'none', typ: ACCESS_TOKEN_TYPE },
               { sub: USER.id, iss: config.jwt.issuer, aud: config.jwt.audience, exp: now() + 600 },
             ),
           ),

@@ -1,7 +1,7 @@
 import { loadAppConfig } from '../../config/app.config.js';
 import type { AuthenticatedUser } from '../authenticated-user.js';
 import type { UserAccessService } from '../users/user-access.service.js';
-import { JwtStrategy } from './jwt.strategy.js';
+import { JwtStrategy, type AccessTokenClaims, type VerifiedToken } from './jwt.strategy.js';
 
 const USER: AuthenticatedUser = {
   id: '6f1c1f8e-3c51-4a43-9c6a-1d2b0f7d9a10',
@@ -21,14 +21,40 @@ describe(JwtStrategy.name, () => {
   };
   const sut = new JwtStrategy(loadAppConfig({ NODE_ENV: 'test' }), access as UserAccessService);
   const exp = Math.floor(Date.now() / 1000) + 600;
+  /** A verified token as jsonwebtoken hands it over, with an access token's header unless told. */
+  const token = (
+    payload: Partial<AccessTokenClaims>,
+    header: VerifiedToken['header'] = { typ: 'at+jwt' },
+  ) => ({
+    header: { alg: 'HS256', ...header },
+    payload,
+  });
 
   beforeEach(() => {
     resolved.length = 0;
   });
 
   it('resolves the subject of a token with exp to its live user', async () => {
-    expect(await sut.validate({ sub: USER.id, exp })).toEqual(USER);
+    expect(await sut.validate(token({ sub: USER.id, exp }))).toEqual(USER);
     expect(resolved).toEqual([USER.id]);
+  });
+
+  it.each(['application/at+jwt', 'AT+JWT', 'Application/At+Jwt'])(
+    'accepts the access-token type written as %s (RFC 9068, case-insensitive)',
+    async (typ) => {
+      expect(await sut.validate(token({ sub: USER.id, exp }, { typ }))).toEqual(USER);
+    },
+  );
+
+  it.each<[string, VerifiedToken['header']]>([
+    ['without typ', {}],
+    ['of the generic type JWT', { typ: 'JWT' }],
+    ['of another kind (a refresh token)', { typ: 'rt+jwt' }],
+    ['whose typ only contains at+jwt', { typ: 'at+jwt+x' }],
+    ['whose typ is not a string', { typ: ['at+jwt'] }],
+  ])('refuses a token %s without looking the user up', async (_case, header) => {
+    expect(await sut.validate(token({ sub: USER.id, exp }, header))).toBe(false);
+    expect(resolved).toEqual([]);
   });
 
   it.each([
@@ -38,12 +64,12 @@ describe(JwtStrategy.name, () => {
     ['whose sub is not a uuid', { sub: 'operator', exp }],
     ['whose sub is a uuid with extra text', { sub: `${USER.id}x`, exp }],
   ])('refuses a token %s without looking the user up', async (_case, claims) => {
-    expect(await sut.validate(claims)).toBe(false);
+    expect(await sut.validate(token(claims))).toBe(false);
     expect(resolved).toEqual([]);
   });
 
   it('refuses a token of a disabled or removed user', async () => {
-    expect(await sut.validate({ sub: DISABLED_ID, exp })).toBe(false);
+    expect(await sut.validate(token({ sub: DISABLED_ID, exp }))).toBe(false);
     expect(resolved).toEqual([DISABLED_ID]);
   });
 });

@@ -7,6 +7,17 @@ import type { AuthenticatedUser } from '../authenticated-user.js';
 import { UserAccessService } from '../users/user-access.service.js';
 
 export const JWT_ALGORITHM = 'HS256';
+/**
+ * The JOSE header `typ` of every access token (RFC 9068, section 2.1). Nothing in the claims tells
+ * an access token from another token the same key signs (a refresh token, say); this header does,
+ * and the strategy refuses a token without it.
+ */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+/** RFC 9068, section 4: `at+jwt` or `application/at+jwt`, compared case-insensitively (RFC 7515). */
+const ACCEPTED_TOKEN_TYPES: ReadonlySet<string> = new Set([
+  ACCESS_TOKEN_TYPE,
+  `application/${ACCESS_TOKEN_TYPE}`,
+]);
 /** `exp` is checked with 30 s of leeway for clock skew. */
 const CLOCK_TOLERANCE_S = 30;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,7 +31,16 @@ export interface AccessTokenClaims {
   jti: string;
 }
 
-/** Verifies the bearer token (header only, HS256 only) and resolves its subject to a live user. */
+/** What jsonwebtoken hands over with `complete: true`: the verified token's header and claims. */
+export interface VerifiedToken {
+  header: { typ?: unknown };
+  payload: Partial<AccessTokenClaims> | string;
+}
+
+/**
+ * Verifies the bearer token (Authorization header only, HS256 only, `typ: at+jwt` only) and
+ * resolves its subject to a live user.
+ */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {
   constructor(
@@ -37,14 +57,21 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
       issuer: config.jwt.issuer,
       audience: config.jwt.audience,
       ignoreExpiration: false,
-      jsonWebTokenOptions: { clockTolerance: CLOCK_TOLERANCE_S },
+      // `complete`: the header too, for its `typ`.
+      jsonWebTokenOptions: { clockTolerance: CLOCK_TOLERANCE_S, complete: true },
     });
   }
 
   /** `false` makes passport answer 401 (the guard shapes it). */
-  async validate(claims: Partial<AccessTokenClaims>): Promise<AuthenticatedUser | false> {
+  async validate({ header, payload: claims }: VerifiedToken): Promise<AuthenticatedUser | false> {
+    if (typeof header.typ !== 'string' || !ACCEPTED_TOKEN_TYPES.has(header.typ.toLowerCase())) return false;
     // jsonwebtoken accepts a token without `exp` as never expiring; the contract refuses it.
-    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || !UUID.test(claims.sub)) {
+    if (
+      typeof claims !== 'object' ||
+      typeof claims.exp !== 'number' ||
+      typeof claims.sub !== 'string' ||
+      !UUID.test(claims.sub)
+    ) {
       return false;
     }
     return (await this.access.resolve(claims.sub)) ?? false;
