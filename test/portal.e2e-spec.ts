@@ -238,7 +238,10 @@ describe('the reference portal in Chromium', () => {
       const sub = testApp.app.get(JwtService).decode<{ sub: string }>(body.accessToken).sub;
       const expired = await testApp.app
         .get(JwtService)
-        .signAsync({ sub, iat: Math.floor(Date.now() / 1000) - 7200 }, { jwtid: 'expired' });
+        .signAsync(
+          { sub, iat: Math.floor(Date.now() / 1000) - 7200 },
+          { jwtid: 'expired', header: { alg: 'HS256', typ: 'at+jwt' } },
+        );
       await route.fulfill({ response, json: { ...body, accessToken: expired } });
     });
     await signIn(page);
