@@ -64,7 +64,7 @@ export class ChangesController {
     required: false,
     description:
       'The `id` of the last event received: the stream goes on after it (wins over `after`/`since`)',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$' },
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$', maxLength: 16 },
   })
   @ApiOkResponse({
     description: 'An endless `text/event-stream`: `event: change`, `id: <cursor>`, `data: <Change as JSON>`',

@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { Logger, type INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ShutdownState } from './shutdown.state.js';
@@ -36,6 +37,7 @@ export function enableGracefulShutdown(
   const logger = new Logger('Shutdown');
   const state = app.get(ShutdownState);
   const server = app.getHttpServer() as Server;
+  const silentSockets = socketsThatNeverSentARequest(server);
   const shutDown = async (signal: string): Promise<void> => {
     state.begin(signal);
     await new Promise((resolve) => setTimeout(resolve, graceMs));
@@ -44,9 +46,13 @@ export function enableGracefulShutdown(
       process.exit(1);
     }, hardTimeoutMs).unref();
     // A closed server still waits for its keep-alive connections; each is dropped once its
-    // request in flight is answered instead of after the keep-alive timeout.
+    // request in flight is answered instead of after the keep-alive timeout. Node does not count
+    // a connection that never sent a request as idle (fetch opens such a spare one beside a
+    // stream): those are dropped too.
     setInterval(() => {
-      if (!server.listening) server.closeIdleConnections();
+      if (server.listening) return;
+      server.closeIdleConnections();
+      for (const socket of silentSockets) socket.destroy();
     }, IDLE_CONNECTION_SWEEP_MS).unref();
     await app.close();
     process.exit(0);
@@ -59,4 +65,15 @@ export function enableGracefulShutdown(
       });
     });
   }
+}
+
+/** The server's open connections that have not sent a request yet, kept current. */
+function socketsThatNeverSentARequest(server: Server): Set<Socket> {
+  const silent = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    silent.add(socket);
+    socket.once('close', () => silent.delete(socket));
+  });
+  server.on('request', (request: IncomingMessage) => silent.delete(request.socket));
+  return silent;
 }

@@ -13,6 +13,7 @@ export class ChangeDto {
     description:
       'This change’s place in the feed: ask with `after=<cursor>` (or `Last-Event-ID`) to go on after it',
     example: 'AAAAAAAAAAEJg2Hy',
+    maxLength: 16,
   })
   cursor!: string;
 
@@ -48,7 +49,7 @@ export class ChangeDto {
   follow?: FollowUpEventDto;
 
   @ApiPropertyOptional({
-    enum: CUSTOMS_CHANNELS,
+    enum: [...CUSTOMS_CHANNELS, null],
     nullable: true,
     description: '`CUSTOMS_CHANGED` only: the channel after the change, null while none is assigned',
   })
@@ -60,6 +61,7 @@ export class ChangesPageResponseDto {
   data!: ChangeDto[];
 
   @ApiProperty({
+    maxLength: 16,
     description:
       'Always present: the cursor to ask with next time (after the last item; the position asked from when `data` is empty)',
   })

@@ -15,6 +15,7 @@ export class ChangesStartQueryDto {
   @ApiPropertyOptional({
     description: 'A cursor from an earlier answer (`next`, or an item’s `cursor`): changes recorded after it',
     pattern: '^[A-Za-z0-9_-]{16}$',
+    maxLength: 16,
   })
   @IsOptional()
   @IsParameterMatching(isCursor, 'must be a cursor from an earlier answer (its next, or an item’s cursor)')

@@ -1,0 +1,291 @@
+import { sql } from 'drizzle-orm';
+import { ChangeRetention } from '../src/changes/change-retention.js';
+import { OperationsGateway } from '../src/operations/operations.gateway.js';
+import type { OperationsProcess } from '../src/operations/operations.types.js';
+import { anEvent, anOperationsProcess } from './factories/operations-process.factory.js';
+import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { syncNow } from './support/sync-now.js';
+import { TestApp } from './support/test-app.js';
+import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+
+interface Change {
+  cursor: string;
+  recordedAt: string;
+  kind: string;
+  numero: string;
+  status: string;
+  updatedAt: string;
+  previousStatus?: string;
+  follow?: { id: string; description: string };
+  customsChannel?: string | null;
+}
+
+interface ChangesPage {
+  data: Change[];
+  next: string;
+  hasMore: boolean;
+}
+
+const acme = { id: 'acme', name: 'ACME Importadora Ltda' };
+const globex = { id: 'globex', name: 'Globex Comércio S.A.' };
+
+describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
+  let testApp: TestApp;
+  let gateway: FakeOperationsGateway;
+  let acmeToken: string;
+  let staffToken: string;
+  /** Every process gets a later `updatedAt` at each revision, as the operations system does. */
+  let clockMinute = 0;
+
+  const revised = (process: OperationsProcess, changes: Partial<OperationsProcess>): OperationsProcess => {
+    clockMinute += 1;
+    const updatedAt = new Date(Date.UTC(2026, 3, 1, 0, clockMinute)).toISOString();
+    const next = { ...process, ...changes, updatedAt };
+    gateway.put(next);
+    return next;
+  };
+
+  const feed = (query: string, token = acmeToken) =>
+    testApp.http.get(`/api/changes${query}`).set('Authorization', `Bearer ${token}`);
+
+  /** Every change after `after` (or from the start), following `next` pages of `limit`. */
+  const readAll = async (after: string | null, token = acmeToken, limit = 500) => {
+    const changes: Change[] = [];
+    let cursor = after;
+    for (;;) {
+      const response = await feed(
+        `?limit=${limit}${cursor === null ? '' : `&after=${cursor}`}`,
+        token,
+      ).expect(200);
+      const page = response.body as ChangesPage;
+      changes.push(...page.data);
+      cursor = page.next;
+      if (!page.hasMore) return { changes, next: cursor };
+    }
+  };
+
+  beforeEach(async () => {
+    gateway = new FakeOperationsGateway();
+    testApp = await TestApp.start({
+      target,
+      override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),
+    });
+    await testApp.addCustomers(acme, globex);
+    await testApp.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
+    await testApp.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
+    acmeToken = await testApp.login('acme', 'acme-pass-1');
+    staffToken = await testApp.login('operator', 'operator-pass-1');
+  });
+
+  afterEach(() => testApp.close());
+
+  it('records PROCESS_ADDED for every process of the first sync, each customer seeing its own', async () => {
+    gateway.putAll(
+      anOperationsProcess({ numero: 'IMP-1', customer: acme }),
+      anOperationsProcess({ numero: 'IMP-2', customer: globex }),
+      anOperationsProcess({ numero: 'IMP-3', customer: acme, status: 'BOOKED' }),
+    );
+    await syncNow(testApp);
+
+    const response = await feed('').expect(200);
+    const page = response.body as ChangesPage;
+    expect(page.data.map((change) => [change.kind, change.numero, change.status])).toEqual([
+      ['PROCESS_ADDED', 'IMP-1', 'IN_TRANSIT'],
+      ['PROCESS_ADDED', 'IMP-3', 'BOOKED'],
+    ]);
+    expect(page.hasMore).toBe(false);
+    expect(page.next).toBe(page.data[1]?.cursor);
+    expect(page.data[0]).toEqual({
+      cursor: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      recordedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+      kind: 'PROCESS_ADDED',
+      numero: 'IMP-1',
+      status: 'IN_TRANSIT',
+      updatedAt: '2026-03-01T12:00:00Z',
+    });
+    expect(response.headers['ratelimit-policy']).toBe('"per-user";q=600;w=60');
+
+    const all = await readAll(null, staffToken);
+    expect(all.changes.map((change) => change.numero)).toEqual(['IMP-1', 'IMP-2', 'IMP-3']);
+  });
+
+  it('records nothing when sync finds the same data again', async () => {
+    gateway.put(anOperationsProcess({ numero: 'IMP-1', customer: acme }));
+    await syncNow(testApp);
+    const { next } = await readAll(null);
+
+    await syncNow(testApp);
+    // An overlap re-read of the same copy (same updatedAt) is not newer: nothing is written.
+    const again = await readAll(next);
+
+    expect(again.changes).toEqual([]);
+    expect(again.next).toBe(next);
+  });
+
+  it('records each kind of change, in the order a reader applies them', async () => {
+    const opened = anEvent({ id: 'e1', code: 'PROCESS_OPENED', occurredAt: '2026-02-01T10:00:00Z' });
+    const note = anEvent({
+      id: 'e2',
+      code: 'NOTE',
+      description: 'Aguardando booking',
+      occurredAt: '2026-02-02T10:00:00Z',
+    });
+    let process = revised(
+      anOperationsProcess({ numero: 'IMP-1', customer: acme, status: 'OPEN', events: [opened, note] }),
+      {},
+    );
+    await syncNow(testApp);
+    const { next: afterAdded } = await readAll(null);
+
+    const departed = anEvent({ id: 'e3', code: 'DEPARTED', occurredAt: '2026-02-21T03:00:00Z' });
+    process = revised(process, { status: 'IN_TRANSIT', events: [opened, departed] });
+    await syncNow(testApp);
+    process = revised(process, {
+      customsChannel: 'RED',
+      customs: {
+        declarationType: 'DUIMP',
+        declarationNumber: '26BR0000000011-5',
+        registeredAt: '2026-03-01T10:00:00Z',
+        channel: 'RED',
+        channelAssignedAt: '2026-03-02T10:00:00Z',
+        clearedAt: null,
+        ceMercante: null,
+      },
+    });
+    await syncNow(testApp);
+    process = revised(process, { eta: '2026-05-01' });
+    await syncNow(testApp);
+    // Only the detail changed upstream: updatedAt moved, nothing the list holds.
+    revised(process, {});
+    await syncNow(testApp);
+
+    const { changes } = await readAll(afterAdded);
+    expect(changes.map((change) => change.kind)).toEqual([
+      'STATUS_CHANGED',
+      'FOLLOW_REMOVED',
+      'FOLLOW_ADDED',
+      'CUSTOMS_CHANGED',
+      'PROCESS_UPDATED',
+      'PROCESS_UPDATED',
+    ]);
+    expect(changes[0]).toMatchObject({ status: 'IN_TRANSIT', previousStatus: 'OPEN' });
+    // The retracted event as it was.
+    expect(changes[1]?.follow).toEqual({
+      id: 'e2',
+      code: 'NOTE',
+      description: 'Aguardando booking',
+      occurredAt: '2026-02-02T10:00:00Z',
+      location: { code: 'CNSHA', name: 'Shanghai' },
+    });
+    expect(changes[2]?.follow).toMatchObject({
+      id: 'e3',
+      code: 'DEPARTED',
+      occurredAt: '2026-02-21T03:00:00Z',
+    });
+    expect(changes[3]).toMatchObject({ kind: 'CUSTOMS_CHANGED', customsChannel: 'RED' });
+    // Every change carries the process's status and updatedAt after it.
+    expect(changes.at(-1)?.updatedAt).toBe('2026-04-01T00:05:00Z');
+  });
+
+  it('pages by cursor: every change once, in order, next staying put on an empty page', async () => {
+    gateway.putAll(
+      ...Array.from({ length: 25 }, (_, index) =>
+        anOperationsProcess({
+          numero: `IMP-${String(index).padStart(3, '0')}`,
+          customer: index % 5 === 0 ? globex : acme,
+        }),
+      ),
+    );
+    await syncNow(testApp);
+
+    const everything = await readAll(null, acmeToken, 500);
+    const inSevens = await readAll(null, acmeToken, 7);
+    const last = inSevens.next;
+    const empty = (await feed(`?after=${last}&limit=3`).expect(200)).body as ChangesPage;
+
+    expect(everything.changes).toHaveLength(20);
+    expect(inSevens.changes).toEqual(everything.changes);
+    expect(new Set(everything.changes.map((change) => change.cursor)).size).toBe(20);
+    expect(empty).toEqual({ data: [], next: last, hasMore: false });
+  });
+
+  it('starts at `since`, and refuses one before the retention window', async () => {
+    gateway.put(anOperationsProcess({ numero: 'IMP-1', customer: acme }));
+    await syncNow(testApp);
+    const [first] = (await readAll(null)).changes;
+
+    const fromThen = (await feed(`?since=${first?.recordedAt}`).expect(200)).body as ChangesPage;
+    const later = new Date(Date.parse(first?.recordedAt ?? '') + 2000).toISOString();
+    const fromLater = (await feed(`?since=${later}`).expect(200)).body as ChangesPage;
+    const tooOld = await feed('?since=2020-01-01T00:00:00Z').expect(410);
+
+    expect(fromThen.data.map((change) => change.numero)).toEqual(['IMP-1']);
+    expect(fromLater.data).toEqual([]);
+    // Asking again from `next` finds what came after `since`.
+    gateway.put(revised(anOperationsProcess({ numero: 'IMP-2', customer: acme }), {}));
+    await syncNow(testApp);
+    const following = (await feed(`?after=${fromLater.next}`).expect(200)).body as ChangesPage;
+    expect(following.data.map((change) => change.numero)).toEqual(['IMP-2']);
+    expect(tooOld.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(tooOld.body).toMatchObject({ type: '/problems/cursor-expired', status: 410 });
+  });
+
+  it('answers 410 for a cursor whose following changes retention deleted', async () => {
+    gateway.putAll(
+      anOperationsProcess({ numero: 'IMP-1', customer: acme }),
+      anOperationsProcess({ numero: 'IMP-2', customer: acme }),
+    );
+    await syncNow(testApp);
+    const [first, second] = (await readAll(null)).changes;
+    await testApp.database.db.execute(
+      sql`UPDATE process_changes SET recorded_at = now() - interval '31 days'`,
+    );
+
+    await expect(testApp.app.get(ChangeRetention).prune()).resolves.toBe(2);
+
+    const expired = await feed(`?after=${first?.cursor}`).expect(410);
+    expect(expired.body.detail).toMatch(/read the list again/);
+    // The last pruned position is still a valid place to go on from.
+    await feed(`?after=${second?.cursor}`).expect(200);
+    const fromStart = (await feed('').expect(200)).body as ChangesPage;
+    expect(fromStart).toEqual({ data: [], next: second?.cursor, hasMore: false });
+  });
+
+  describe('bad parameters: 400 naming each one', () => {
+    it.each([
+      ['limit=0', ['limit']],
+      ['limit=501', ['limit']],
+      ['limit=ten', ['limit']],
+      ['after=', ['after']],
+      ['after=not-a-cursor', ['after']],
+      ['after=AAAAAAAAAAEAAAAA', ['after']],
+      ['since=yesterday', ['since']],
+      ['since=2026-03-14', ['since']],
+      ['after=AAAAAAAAAAE&since=2026-03-14T00:00:00Z', ['after', 'since']],
+      ['limit=1&limit=2', ['limit']],
+      ['cursor=x', ['cursor']],
+    ])('?%s', async (query, names) => {
+      const response = await feed(`?${query}`).expect(400);
+      expect(response.body.type).toBe('/problems/invalid-request');
+      expect((response.body.errors as Array<{ name: string }>).map((error) => error.name).sort()).toEqual(
+        [...names].sort(),
+      );
+    });
+
+    it('refuses after and since together, naming since', async () => {
+      gateway.put(anOperationsProcess({ numero: 'IMP-1', customer: acme }));
+      await syncNow(testApp);
+      const { next } = await readAll(null);
+
+      const response = await feed(`?after=${next}&since=2026-03-14T00:00:00Z`).expect(400);
+
+      expect(response.body.errors).toEqual([
+        { in: 'query', name: 'since', message: 'must not be given together with after' },
+      ]);
+    });
+
+    it('answers 401 without a token', async () => {
+      await testApp.http.get('/api/changes').expect(401);
+    });
+  });
+});
