@@ -1,7 +1,7 @@
 // Compiles the bench, and with it its own copy of the service (src/main.ts and everything it
-// imports, same compiler options as `nest build`), into node_modules/.cache/process-lookup-bench,
+// imports, same compiler options as the service's `tsc -p tsconfig.build.json`), into node_modules/.cache/process-lookup-bench,
 // next to a copy of the migrations so DatabaseService finds them at the same relative path as in
-// dist/. A private build: another `nest build` emptying dist/ cannot pull files from under a run.
+// dist/. A private build: another `npm run build` emptying dist/ cannot pull files from under a run.
 // Type errors in bench/ fail the build; errors elsewhere (someone's work in progress in src/) are
 // reported and the emitted JavaScript is used, as tsc emits it anyway.
 import { spawnSync } from 'node:child_process';

@@ -23,7 +23,7 @@ import type { DriveRequest, DriveResult } from './driver.js';
 import { captureListStatements, type Statement } from './list-statements.js';
 import { readDatasetSpec } from './loader.js';
 import { cpuMillisOf, loadAverage, memoryOf, sampleRss } from './proc-stats.js';
-import { formatTable, SCENARIOS, type ScenarioName, type ScenarioRow } from './report.js';
+import { formatTable, requestsOf, SCENARIOS, type ScenarioName, type ScenarioRow } from './report.js';
 
 const USAGE = `Usage: npm run bench -- (--database-url postgres://... | --pglite-dir DIR)
         [--connections 4,16] [--duration 10] [--warmup 3] [--users staff,largeCustomer]
@@ -31,7 +31,8 @@ const USAGE = `Usage: npm run bench -- (--database-url postgres://... | --pglite
 
 Boots the service (its own build of src/, NODE_ENV=production) on a database loaded by
 bench:load, with an HTTP operations simulator (50 ms latency) started here, and drives it with
-autocannon from a separate process. Scenarios: ${SCENARIOS.join(', ')}.`;
+autocannon from a separate process. Scenarios: ${SCENARIOS.join(', ')}; a -gzip one sends
+its twin's requests with Accept-Encoding: gzip.`;
 
 /** This file runs from <build>/bench/; the service built with it is <build>/src/main.js. */
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -175,6 +176,8 @@ async function main(): Promise<void> {
                 : { url: baseline.url, pid: baseline.child.pid! }
               : { url: service.url, pid: service.child.pid! };
           if (target === null) continue;
+          const { twin, gzip } = requestsOf(scenario);
+          const scenarioHeaders = gzip ? { ...headers, 'accept-encoding': 'gzip' } : headers;
           let paths: string[];
           if (scenario === 'detail-hit') {
             paths = [`/api/processes/${userFixtures.hitNumero}`];
@@ -190,11 +193,17 @@ async function main(): Promise<void> {
               continue;
             }
           } else {
-            const query = userQueries[scenario === 'baseline-list-default' ? 'list-default' : scenario] ?? '';
+            const query = userQueries[twin === 'baseline-list-default' ? 'list-default' : twin] ?? '';
             paths = [`/api/processes${query === '' ? '' : `?${query}`}`];
           }
           const run = async (seconds: number): Promise<DriveResult> =>
-            drive.run({ url: target.url, paths, headers, connections, durationSeconds: seconds });
+            drive.run({
+              url: target.url,
+              paths,
+              headers: scenarioHeaders,
+              connections,
+              durationSeconds: seconds,
+            });
           if (options.warmup > 0) {
             const warm = await run(options.warmup);
             if (scenario === 'detail-miss') {
@@ -223,12 +232,14 @@ async function main(): Promise<void> {
             p99: result.p99,
             errors: result.errors,
             cpuMsPerRequest: result.requests > 0 ? cpu / result.requests : null,
+            bytesPerResponse: result.bodyBytes,
             rssMb,
           };
           rows.push(row);
           log(
             `${scenario} as ${row.user} c=${connections}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, ` +
-              `p99 ${row.p99} ms, ${row.cpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms CPU/req, ${rssMb.toFixed(0)} MB, ` +
+              `p99 ${row.p99} ms, ${row.cpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms CPU/req, ` +
+              `${row.bytesPerResponse?.toFixed(0) ?? 'n/a'} bytes/response, ${rssMb.toFixed(0)} MB, ` +
               `${row.errors} errors (load ${loadAverage()})`,
           );
         }

@@ -2,7 +2,9 @@
 
 export const SCENARIOS = [
   'list-default',
+  'list-default-gzip',
   'list-100',
+  'list-100-gzip',
   'list-filtered',
   'list-container',
   'detail-hit',
@@ -12,6 +14,14 @@ export const SCENARIOS = [
   'baseline-list-default',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
+
+const GZIP = '-gzip';
+
+/** A `-gzip` scenario sends its twin's requests with `Accept-Encoding: gzip`; any other is its own. */
+export function requestsOf(scenario: ScenarioName): { twin: ScenarioName; gzip: boolean } {
+  if (!scenario.endsWith(GZIP)) return { twin: scenario, gzip: false };
+  return { twin: scenario.slice(0, -GZIP.length) as ScenarioName, gzip: true };
+}
 
 export interface ScenarioRow {
   scenario: ScenarioName;
@@ -26,6 +36,8 @@ export interface ScenarioRow {
   errors: number;
   /** Node CPU (user + system) of the server per request, ms. */
   cpuMsPerRequest: number | null;
+  /** Mean body bytes of a response as received (compressed when the server compressed it). */
+  bytesPerResponse: number | null;
   /** Largest RSS of the server sampled during the run, MiB. */
   rssMb: number | null;
   /** list-default only: our req/s over the baseline's at the same user and connections. */
@@ -46,6 +58,12 @@ export function targetsOf(row: ScenarioRow, driver: 'postgres' | 'pglite'): Targ
   };
   const at16 = row.connections >= 16;
   switch (row.scenario) {
+    case 'list-default-gzip':
+      // The twin's latency targets; the baseline and CPU ones are the uncompressed list's.
+      if (driver === 'pglite') break;
+      if (row.connections <= 4) p99Under(30);
+      else if (at16) p99Under(80);
+      break;
     case 'list-default':
       if (driver === 'pglite') {
         if (row.connections === 4) targets.push({ text: 'rps>=120', met: row.rps >= 120 });
@@ -61,6 +79,7 @@ export function targetsOf(row: ScenarioRow, driver: 'postgres' | 'pglite'): Targ
       }
       break;
     case 'list-100':
+    case 'list-100-gzip':
       if (at16) p99Under(150);
       break;
     case 'list-filtered':
@@ -93,6 +112,7 @@ export const TABLE_COLUMNS = [
   'p99 ms',
   'vs base',
   'cpu ms/req',
+  'bytes/resp',
   'rss MB',
   'errors',
   'targets',
@@ -113,6 +133,7 @@ export function formatTable(rows: readonly ScenarioRow[], driver: 'postgres' | '
         ? ''
         : `${(row.baselineRatio * 100).toFixed(0)}%`,
       row.cpuMsPerRequest === null ? '' : row.cpuMsPerRequest.toFixed(2),
+      row.bytesPerResponse === null ? '' : row.bytesPerResponse.toFixed(0),
       row.rssMb === null ? '' : row.rssMb.toFixed(0),
       String(row.errors),
       targets.map((target) => `${target.met ? 'ok' : 'MISS'} ${target.text}`).join(', '),

@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { datasetProcesses, datasetSpec, densify, simulatorOf, type DatasetSpec } from '../bench/dataset.js';
 import { countDataset, loadDataset, readDatasetSpec } from '../bench/loader.js';
-import { formatTable, TABLE_COLUMNS, targetsOf, type ScenarioRow } from '../bench/report.js';
+import {
+  formatTable,
+  requestsOf,
+  SCENARIOS,
+  TABLE_COLUMNS,
+  targetsOf,
+  type ScenarioRow,
+} from '../bench/report.js';
 import type { DatabaseService } from '../src/database/database.service.js';
 import { rowsOf } from '../src/database/sql-rows.js';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from './support/test-database.js';
@@ -155,6 +162,7 @@ describe(formatTable.name, () => {
     p99: 12.25,
     errors: 0,
     cpuMsPerRequest: 0.8123,
+    bytesPerResponse: 6143.4,
     rssMb: 140.2,
     baselineRatio: 0.95,
     ...overrides,
@@ -162,7 +170,12 @@ describe(formatTable.name, () => {
 
   it('prints a header with every column, then one line per row', () => {
     const table = formatTable(
-      [row({}), row({ scenario: 'detail-miss', connections: 16, p99: 95, baselineRatio: undefined })],
+      [
+        row({}),
+        row({ scenario: 'detail-miss', connections: 16, p99: 95, baselineRatio: undefined }),
+        row({ scenario: 'list-default-gzip', bytesPerResponse: 1021.6, baselineRatio: undefined }),
+        row({ scenario: 'baseline-list-default', bytesPerResponse: null, baselineRatio: undefined }),
+      ],
       'postgres',
     );
     const lines = table.split('\n').map((line) =>
@@ -183,6 +196,7 @@ describe(formatTable.name, () => {
       '12.3',
       '95%',
       '0.81',
+      '6143',
       '140',
       '0',
       'ok p99<30, ok base>=90%, ok cpu<1.5, ok rss<300',
@@ -196,11 +210,36 @@ describe(formatTable.name, () => {
       '95.0',
       '',
       '0.81',
+      '6143',
       '140',
       '0',
       'MISS p99<80, ok rss<300',
     ]);
-    expect(lines).toHaveLength(4);
+    expect(lines[4]).toEqual([
+      'list-default-gzip',
+      'acme',
+      '4',
+      '1200',
+      '3.0',
+      '12.3',
+      '',
+      '0.81',
+      '1022',
+      '140',
+      '0',
+      'ok p99<30, ok rss<300',
+    ]);
+    expect(lines[5]![8]).toBe('');
+    expect(lines).toHaveLength(6);
+  });
+
+  it("has a gzip twin of the default list and of 100-item pages, each sending its twin's requests", () => {
+    const gzipped = SCENARIOS.filter((scenario) => requestsOf(scenario).gzip);
+
+    expect(gzipped).toEqual(['list-default-gzip', 'list-100-gzip']);
+    expect(gzipped.map((scenario) => requestsOf(scenario).twin)).toEqual(['list-default', 'list-100']);
+    expect(requestsOf('list-100')).toEqual({ twin: 'list-100', gzip: false });
+    expect(requestsOf('baseline-list-default')).toEqual({ twin: 'baseline-list-default', gzip: false });
   });
 
   it('judges each target by its own threshold and connections', () => {
@@ -214,6 +253,15 @@ describe(formatTable.name, () => {
       'ok rss<300',
     ]);
     expect(texts({ scenario: 'list-100', connections: 4 })).toEqual(['ok rss<300']);
+    expect(texts({ scenario: 'list-100-gzip', connections: 16, p99: 150 })).toEqual([
+      'MISS p99<150',
+      'ok rss<300',
+    ]);
+    expect(texts({ scenario: 'list-default-gzip', connections: 16, p99: 81, cpuMsPerRequest: 2 })).toEqual([
+      'MISS p99<80',
+      'ok rss<300',
+    ]);
+    expect(texts({ scenario: 'list-default-gzip', rps: 50 }, 'pglite')).toEqual(['ok rss<300']);
     expect(texts({ scenario: 'list-100', connections: 16, p99: 150 })).toEqual([
       'MISS p99<150',
       'ok rss<300',
