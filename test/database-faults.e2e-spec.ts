@@ -11,8 +11,14 @@ import { TEST_DATABASE_TARGETS } from './support/test-database.js';
 const onPostgres = TEST_DATABASE_TARGETS.includes('postgres') ? describe : describe.skip;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function startApp(options: Parameters<typeof TestApp.start>[0] = {}): Promise<{ testApp: TestApp; token: string }> {
-  const gateway = new FakeOperationsGateway().putAll(anOperationsProcess(), anOperationsProcess(), anOperationsProcess());
+async function startApp(
+  options: Parameters<typeof TestApp.start>[0] = {},
+): Promise<{ testApp: TestApp; token: string }> {
+  const gateway = new FakeOperationsGateway().putAll(
+    anOperationsProcess(),
+    anOperationsProcess(),
+    anOperationsProcess(),
+  );
   const testApp = await TestApp.start({
     target: 'postgres',
     ...options,
@@ -24,7 +30,11 @@ async function startApp(options: Parameters<typeof TestApp.start>[0] = {}): Prom
 }
 
 /** What the service answers while its database fails: the list, or a 503 that says why. */
-function expectServedOrUnavailable(response: { status: number; body: Record<string, unknown>; headers: Record<string, string> }) {
+function expectServedOrUnavailable(response: {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}) {
   if (response.status === 200) return;
   expect(response.status).toBe(503);
   expect(response.body).toMatchObject({ type: '/problems/service-unavailable' });

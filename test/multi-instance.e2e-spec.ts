@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
@@ -6,6 +7,7 @@ import { SyncService } from '../src/sync/sync.service.js';
 import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
 import { closedPort } from './support/closed-port.js';
+import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { deleteKeys, TEST_REDIS_URL, testRedisAnswers, uniqueKeyPrefix } from './support/test-redis.js';
@@ -155,6 +157,31 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
       gateway.release();
     }
     expect((await runA).status).toBe('succeeded');
+  });
+
+  it('delivers a change recorded by one instance’s sync to the streams of the other', async () => {
+    await instanceB.app.listen(0, '127.0.0.1');
+    const { port } = instanceB.app.getHttpServer().address() as AddressInfo;
+    await instanceA.addUser({ username: 'watcher', password: 'watcher-pass-1', role: 'staff' });
+    const token = await instanceB.login('watcher', 'watcher-pass-1');
+    const stream = await SseClient.open(`http://127.0.0.1:${port}/api/changes/stream`, {
+      Authorization: `Bearer ${token}`,
+    });
+    try {
+      expect(stream.response.status).toBe(200);
+      const arrived = anOperationsProcess({ numero: 'IMP-2026-000952', updatedAt: '2026-03-02T00:00:00Z' });
+      gateway.put(arrived, anOperationsDetail(arrived));
+
+      await syncNow(instanceA);
+
+      const [event] = await stream.waitForEvents(1, 2000);
+      expect(JSON.parse(event?.data ?? '{}')).toMatchObject({
+        kind: 'PROCESS_ADDED',
+        numero: arrived.numero,
+      });
+    } finally {
+      stream.close();
+    }
   });
 
   it('keeps every key under its prefix', async () => {
