@@ -209,6 +209,37 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
     expect(empty).toEqual({ data: [], next: last, hasMore: false });
   });
 
+  it('never skips a change while a reader follows cursors during a sync of many pages', async () => {
+    gateway.putAll(
+      ...Array.from({ length: 450 }, (_, index) =>
+        anOperationsProcess({
+          numero: `IMP-${String(index).padStart(4, '0')}`,
+          customer: acme,
+          updatedAt: new Date(Date.UTC(2026, 2, 1) + index * 60_000).toISOString(),
+        }),
+      ),
+    );
+    const syncing = syncNow(testApp);
+    let done = false;
+    void syncing.finally(() => (done = true));
+
+    const followed: Change[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const finished = done;
+      const page = (await feed(`?limit=7${cursor === null ? '' : `&after=${cursor}`}`).expect(200))
+        .body as ChangesPage;
+      followed.push(...page.data);
+      cursor = page.next;
+      if (finished && !page.hasMore) break;
+    }
+    await syncing;
+
+    const whole = (await readAll(null)).changes;
+    expect(whole).toHaveLength(450);
+    expect(followed).toEqual(whole);
+  });
+
   it('starts at `since`, and refuses one before the retention window', async () => {
     gateway.put(anOperationsProcess({ numero: 'IMP-1', customer: acme }));
     await syncNow(testApp);
