@@ -448,3 +448,39 @@ describe(OperationsSimulator.name, () => {
     });
   });
 });
+
+describe('position reports (the demo’s live changes)', () => {
+  const positionsOf = (process: OperationsProcess) =>
+    process.events.filter((event) => event.id.includes('-pos-'));
+  const withReports = new OperationsSimulator(demoOptions);
+  const withoutReports = new OperationsSimulator({ ...demoOptions, positionReportMinutes: undefined });
+  const atSea = all(withReports, TODAY).filter(
+    (process) => process.mode === 'SEA' && process.status === 'IN_TRANSIT',
+  );
+
+  it('shows one report per ship at sea, replaced every few minutes, and none elsewhere', () => {
+    expect(atSea.length).toBeGreaterThan(10);
+    const atSeaNumeros = new Set(atSea.map((process) => process.numero));
+    for (const process of all(withReports, TODAY)) {
+      expect(positionsOf(process)).toHaveLength(atSeaNumeros.has(process.numero) ? 1 : 0);
+    }
+    const [ship] = atSea;
+    const later = withReports.getProcess(
+      ship!.numero,
+      new Date(TODAY.getTime() + DEMO_SIMULATION.positionReportMinutes * 60_000),
+    );
+
+    expect(positionsOf(later!)[0]?.id).not.toBe(positionsOf(ship!)[0]?.id);
+    expect(Date.parse(later!.updatedAt)).toBeGreaterThan(Date.parse(ship!.updatedAt));
+    expect(all(withoutReports, TODAY).flatMap(positionsOf)).toEqual([]);
+  });
+
+  it('lists several changed processes every few minutes', () => {
+    const page = withReports.listChangedProcesses(
+      { updatedSince: TODAY.toISOString(), cursor: null, limit: 500 },
+      new Date(TODAY.getTime() + 5 * 60_000),
+    );
+
+    expect(page.items.length).toBeGreaterThanOrEqual(5);
+  });
+});

@@ -170,6 +170,8 @@ export interface ProcessPlan {
   /** Sorted by `at` (all distinct); the array position + 1 is the stable sequence. */
   events: PlannedEvent[];
   milestones: Milestones;
+  /** Sea voyages with reports: one every `every` minutes from departure until arrival. */
+  positionReports: { every: number; from: number; until: number } | null;
 }
 
 /** Customer skew: acme ~20% on large configurations, more on small ones. */
@@ -560,9 +562,19 @@ export function planProcess(config: SimulationConfig, index: number): ProcessPla
     legs: [],
     events: [],
     milestones: NO_MILESTONES,
+    positionReports: null,
   };
   plan.events = new Planner(rng, plan, stops).plan();
   plan.milestones = milestonesOf(plan.events, plan.legs.length);
+  const { firstDeparture, arrived } = plan.milestones;
+  if (
+    config.positionReportMinutes !== null &&
+    mode === 'SEA' &&
+    arrived !== NEVER &&
+    firstDeparture < arrived
+  ) {
+    plan.positionReports = { every: config.positionReportMinutes, from: firstDeparture, until: arrived };
+  }
   return plan;
 }
 

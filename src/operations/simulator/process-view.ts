@@ -56,7 +56,8 @@ export function updatedMinute(plan: ProcessPlan, now: number): number {
     if (event.at > now) break;
     latest = Math.max(latest, event.until <= now ? event.until : event.at);
   }
-  return latest;
+  const report = positionReportAt(plan, now);
+  return report === null ? latest : Math.max(latest, report.at);
 }
 
 /** The next minute anything of the process changes; {@link NEVER} when its story is over. */
@@ -69,7 +70,37 @@ export function nextChangeMinute(plan: ProcessPlan, now: number): number {
       next = Math.min(next, event.until);
     }
   }
-  return next;
+  const report = positionReportAt(plan, now);
+  return report === null ? next : Math.min(next, report.until);
+}
+
+/**
+ * The position report visible at `now`: the `index`th since departure, shown from `at` until the
+ * next replaces it (the last one goes at arrival, with the ARRIVED event). Null outside a voyage.
+ */
+function positionReportAt(
+  plan: ProcessPlan,
+  now: number,
+): { index: number; at: number; until: number } | null {
+  const reports = plan.positionReports;
+  if (reports === null || now < reports.from || now >= reports.until) return null;
+  const index = Math.floor((now - reports.from) / reports.every);
+  const at = reports.from + index * reports.every;
+  return { index, at, until: Math.min(at + reports.every, reports.until) };
+}
+
+function positionReportEvent(plan: ProcessPlan, config: SimulationConfig, now: number): FollowUpEvent | null {
+  const report = positionReportAt(plan, now);
+  if (report === null || plan.positionReports === null) return null;
+  const { from, until } = plan.positionReports;
+  const sailed = Math.round((100 * (report.at - from)) / (until - from));
+  return {
+    id: `evt_${plan.numero.toLowerCase()}-pos-${report.index}`,
+    code: 'NOTE',
+    description: `Posição do navio atualizada: ${sailed}% da viagem até ${plan.destination.name}`,
+    occurredAt: instantOf(config, report.at),
+    location: null,
+  };
 }
 
 /** UTC day number → `YYYY-MM-DD`: formatting dates is most of the cost of a process otherwise. */
@@ -313,6 +344,8 @@ export function visibleEvents(plan: ProcessPlan, config: SimulationConfig, now: 
       });
     }
   });
+  const position = positionReportEvent(plan, config, now);
+  if (position !== null) events.push(position);
   return events;
 }
 

@@ -45,7 +45,9 @@ describe(SimulatedOperationsGateway.name, () => {
     expect(pages).toBe(Math.ceil(expected.length / 7));
     const byNumero = (a: OperationsProcess, b: OperationsProcess): number => a.numero.localeCompare(b.numero);
     expect([...items].sort(byNumero)).toEqual([...expected].sort(byNumero));
-    const keys = items.map((item) => `${item.updatedAt} ${item.numero}`);
+    // Ties (several processes changing in one minute) come in the simulator's process order,
+    // which the numero's serial follows.
+    const keys = items.map((item) => `${item.updatedAt} ${item.numero.slice(-6)}`);
     expect(keys).toEqual([...keys].sort());
   });
 

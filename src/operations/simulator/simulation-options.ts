@@ -14,6 +14,11 @@ export interface SimulationOptions {
    * back, the default 156 leaves a few percent to open in the coming days.
    */
   openWindowDays?: number;
+  /**
+   * Sea voyages publish their ship's position this often (minutes), each report replacing the
+   * last: the demo's steady trickle of live changes. Unset: no position reports.
+   */
+  positionReportMinutes?: number;
 }
 
 /** Fully resolved options, times in epoch milliseconds and minutes. */
@@ -23,6 +28,7 @@ export interface SimulationConfig {
   customerCount: number;
   epochMs: number;
   openWindowMinutes: number;
+  positionReportMinutes: number | null;
 }
 
 export const MAX_PROCESS_COUNT = 2_000_000;
@@ -35,6 +41,8 @@ export const DEMO_SIMULATION = {
   customerCount: 6,
   epochDaysBeforeNow: 150,
   openWindowDays: 156,
+  /** About 40 ships are at sea in the demo: a few position reports a minute between them. */
+  positionReportMinutes: 15,
 } as const;
 
 /**
@@ -50,6 +58,7 @@ export function demoSimulationOptions(now: Date): SimulationOptions {
     customerCount: DEMO_SIMULATION.customerCount,
     epoch: new Date(midnight - DEMO_SIMULATION.epochDaysBeforeNow * DAY_MS),
     openWindowDays: DEMO_SIMULATION.openWindowDays,
+    positionReportMinutes: DEMO_SIMULATION.positionReportMinutes,
   };
 }
 
@@ -74,11 +83,19 @@ export function resolveSimulationOptions(options: SimulationOptions): Simulation
   if (!(openWindowDays > 0 && openWindowDays <= 3650)) {
     throw new RangeError('openWindowDays must be between 0 (exclusive) and 3650');
   }
+  const { positionReportMinutes } = options;
+  if (
+    positionReportMinutes !== undefined &&
+    !(Number.isInteger(positionReportMinutes) && positionReportMinutes >= 1)
+  ) {
+    throw new RangeError('positionReportMinutes must be a whole number of minutes, at least 1');
+  }
   return {
     seed: seed >>> 0,
     processCount,
     customerCount,
     epochMs,
     openWindowMinutes: Math.round(openWindowDays * 1440),
+    positionReportMinutes: positionReportMinutes ?? null,
   };
 }
