@@ -8,6 +8,7 @@ import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { waitUntil } from './support/wait-until.js';
 
 interface Change {
   cursor: string;
@@ -223,12 +224,4 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
 
 function todayMinus(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

@@ -1,11 +1,14 @@
+import type { AddressInfo } from 'node:net';
 import { Clock } from '../src/common/clock.js';
 import { RateLimitMetrics } from '../src/metrics/rate-limit.metrics.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeClock } from './fakes/fake-clock.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
+import { waitUntil } from './support/wait-until.js';
 
 const CACHE_TTL_S = 60;
 const NUMERO = 'IMP-2026-000321';
@@ -112,6 +115,24 @@ describe('GET /metrics', () => {
     const lastSuccess = value(text, 'sync_last_success_timestamp_seconds') ?? NaN;
     // The sync reads the same (fake) clock as the rest of the application.
     expect(Math.abs(lastSuccess - clock.now().getTime() / 1000)).toBeLessThan(300);
+  });
+
+  it('counts the changes sync recorded, and the change streams open and ended by reason', async () => {
+    expect(value(await scrape(), 'changes_recorded_total{kind="PROCESS_ADDED"}')).toBe(1);
+    await testApp.app.listen(0, '127.0.0.1');
+    const { port } = testApp.app.getHttpServer().address() as AddressInfo;
+    const stream = await SseClient.open(`http://127.0.0.1:${port}/api/changes/stream`, {
+      Authorization: `Bearer ${token}`,
+    });
+    await stream.waitForComments(1);
+    expect(value(await scrape(), 'change_streams_open')).toBe(1);
+
+    stream.close();
+
+    await waitUntil(
+      async () => value(await scrape(), 'change_stream_disconnects_total{reason="client-closed"}') === 1,
+    );
+    expect(value(await scrape(), 'change_streams_open')).toBe(0);
   });
 
   it('counts rate-limit rejections by limiter', async () => {

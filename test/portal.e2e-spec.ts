@@ -12,6 +12,7 @@ import { launchChromium } from './support/chromium.js';
 import { serveStaticFiles } from './support/static-files-server.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
+import { waitUntil } from './support/wait-until.js';
 
 /** Screenshots for a reviewer to look at; not committed. */
 const SCREENSHOTS = 'test-output/portal';
@@ -202,10 +203,9 @@ describe('the reference portal in Chromium', () => {
     await syncNow(testApp);
 
     // The page announces each change the stream pushes (to screen readers).
-    await page.waitForFunction(
-      () => document.getElementById('notice')?.textContent?.startsWith('IMP-2026-000003: '),
-      undefined,
-      { timeout: 15_000 },
+    await waitUntil(
+      async () => (await page.locator('#notice').textContent())?.startsWith('IMP-2026-000003: ') === true,
+      15_000,
     );
     const first = results(page).first();
     await first.getByRole('heading', { name: 'IMP-2026-000003' }).waitFor({ timeout: 15_000 });

@@ -7,6 +7,7 @@ export type StreamEndReason = 'client-closed' | 'token-expired' | 'shutdown' | '
 
 /** Bytes a stream may have waiting in its socket before it counts as fallen behind. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * One open Server-Sent Events response. `position` is the last feed position it has accounted
@@ -42,7 +43,9 @@ export class ChangeStream {
     this.response.flushHeaders();
     this.write(`retry: 3000\n: stream open\n\n`);
     this.timers.push(setInterval(() => this.write(': keep-alive\n\n'), heartbeatMs));
-    this.timers.push(setTimeout(() => this.end('token-expired'), Math.max(0, expiresInMs)));
+    // Timers take at most 2^31 - 1 ms (about 24 days); past that Node fires them at once.
+    const expiry = Math.min(Math.max(0, expiresInMs), MAX_TIMER_MS);
+    this.timers.push(setTimeout(() => this.end('token-expired'), expiry));
   }
 
   /** Sends the changes after its position; false when the stream ended (it fell behind, or closed). */
