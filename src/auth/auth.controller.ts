@@ -5,7 +5,7 @@ import { AuthService } from './auth.service.js';
 import { LoginRequestDto } from './dto/login.request.dto.js';
 import { LoginResponseDto } from './dto/login.response.dto.js';
 import { Public } from './jwt/public.decorator.js';
-import { RequireJsonGuard } from './require-json.guard.js';
+import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 
 @ApiTags('auth')
 @Controller('api/auth')

@@ -7,7 +7,7 @@ import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { JWT_ALGORITHM, JwtStrategy } from './jwt/jwt.strategy.js';
 import { PasswordHasher } from './password-hasher.service.js';
-import { RequireJsonGuard } from './require-json.guard.js';
+import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 import { UserAccessService } from './users/user-access.service.js';
 import { UsersRepository } from './users/users.repository.js';
 

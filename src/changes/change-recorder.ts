@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../database/sql-rows.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
@@ -10,6 +11,7 @@ export const CHANGES_CHANNEL = 'process_changes';
  * Records, inside sync's page transaction, what the page changes: it reads the stored copies
  * before they are overwritten and appends the differences to the feed after.
  */
+@Injectable()
 export class ChangeRecorder {
   /** The stored copies of these processes, as {@link changesBetween} compares them. */
   async storedBefore(tx: Executor, numeros: string[]): Promise<Map<string, StoredProcess>> {

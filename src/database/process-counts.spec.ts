@@ -1,3 +1,4 @@
+import { ChangeRecorder } from '../changes/change-recorder.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
 import { rowsOf } from './sql-rows.js';
@@ -17,7 +18,7 @@ describe.each(TEST_DATABASE_TARGETS)(
   (target) => {
     let database: DatabaseService;
     let dispose: () => Promise<void>;
-    const writer = new ProcessPageWriter();
+    const writer = new ProcessPageWriter(new ChangeRecorder());
 
     const write = (processes: OperationsProcess[]) =>
       database.db.transaction((tx) => writer.write(tx, processes));

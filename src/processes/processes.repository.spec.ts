@@ -1,3 +1,4 @@
+import { ChangeRecorder } from '../changes/change-recorder.js';
 import { sql } from 'drizzle-orm';
 import type { DatabaseService } from '../database/database.service.js';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
@@ -39,7 +40,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
         updatedAt: `2026-03-01T${String(index % 24).padStart(2, '0')}:00:00Z`,
       }),
     );
-    await database.db.transaction((tx) => new ProcessPageWriter().write(tx, processes));
+    await database.db.transaction((tx) => new ProcessPageWriter(new ChangeRecorder()).write(tx, processes));
     sut = new ProcessesRepository(database);
   });
 
@@ -189,7 +190,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
         anEvent({ id: 'a', code: 'PROCESS_OPENED', occurredAt: '2026-04-01T10:00:00Z' }),
       ],
     });
-    await database.db.transaction((tx) => new ProcessPageWriter().write(tx, [process]));
+    await database.db.transaction((tx) => new ProcessPageWriter(new ChangeRecorder()).write(tx, [process]));
     const [opened, note] = [process.events[1], process.events[0]];
 
     const page = await sut.list(criteria(), { customerIds: ['initech'] });
@@ -234,7 +235,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
       updatedAt: new Date(start + index * 5.5 * HOUR_MS),
     }));
     await database.db.transaction((tx) =>
-      new ProcessPageWriter().write(
+      new ProcessPageWriter(new ChangeRecorder()).write(
         tx,
         data.map((process) =>
           anOperationsProcess({

@@ -1,3 +1,4 @@
+import { ChangeRecorder } from '../changes/change-recorder.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,7 +96,7 @@ describe('the SQL the repositories send', () => {
       queryLogger: { logQuery: (query) => void sent.push(query) },
     }));
     await database.db.transaction((tx) =>
-      new ProcessPageWriter().write(tx, [
+      new ProcessPageWriter(new ChangeRecorder()).write(tx, [
         anOperationsProcess({ numero: 'IMP-1', customsChannel: 'RED', containers: ['MSCU1234566'] }),
       ]),
     );
@@ -135,7 +136,7 @@ describe('the SQL the repositories send', () => {
 
     await capture('process-page.writer.sql', 'write: a page of one changed process', () =>
       database.db.transaction((tx) =>
-        new ProcessPageWriter().write(tx, [
+        new ProcessPageWriter(new ChangeRecorder()).write(tx, [
           anOperationsProcess({ numero: 'IMP-1', status: 'ARRIVED', updatedAt: '2026-03-02T12:00:00Z' }),
         ]),
       ),

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
 import { isDataError, rowsOf, sqlStateOf, type Executor } from '../database/sql-rows.js';
@@ -33,8 +34,9 @@ const nothingWritten = (unchanged: number): PageWriteResult => ({
  * re-run with no upstream change writes nothing. What the writes change goes to the change feed
  * in the same transaction.
  */
+@Injectable()
 export class ProcessPageWriter {
-  private readonly changes = new ChangeRecorder();
+  constructor(private readonly changes: ChangeRecorder) {}
 
   /** All processes in one go; any database error aborts the whole (caller's) transaction. */
   async write(tx: Transaction, processes: OperationsProcess[]): Promise<PageWriteResult> {

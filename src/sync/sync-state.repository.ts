@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../database/database.service.js';
+import { Injectable } from '@nestjs/common';
+import { DatabaseService, type Database } from '../database/database.service.js';
 import { sqlUtcInstant } from '../database/sql-instant.js';
 import { rowsOf, type Executor } from '../database/sql-rows.js';
 import type { Transaction } from './process-page.writer.js';
@@ -27,8 +28,13 @@ export interface PassProgress {
 const iso = (column: string) => sqlUtcInstant(sql`${sql.identifier(column)}`, 'millisecond');
 
 /** Reads and writes `sync_state`; the page-level writes take the page's transaction. */
+@Injectable()
 export class SyncStateRepository {
-  constructor(private readonly db: Database) {}
+  private readonly db: Database;
+
+  constructor(database: DatabaseService) {
+    this.db = database.db;
+  }
 
   async read(stream: string, executor: Executor = this.db): Promise<SyncStateRow | null> {
     const [row] = await rowsOf<SyncStateRow>(

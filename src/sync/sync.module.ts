@@ -4,7 +4,10 @@ import { ClockModule } from '../common/clock.module.js';
 import { AppConfig } from '../config/app.config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { OperationsModule } from '../operations/operations.module.js';
+import { ChangeRecorder } from '../changes/change-recorder.js';
+import { ProcessPageWriter } from './process-page.writer.js';
 import { SyncLock } from './sync-lock.js';
+import { SyncStateRepository } from './sync-state.repository.js';
 import { SyncScheduler } from './sync.scheduler.js';
 import { SyncService } from './sync.service.js';
 
@@ -16,10 +19,19 @@ export const syncLockProvider = {
     SyncLock.for(database, config.database.url, config.database.statementTimeoutMs),
 };
 
+/** What a sync run needs, for this module and the `sync` command's context. */
+export const SYNC_PROVIDERS = [
+  syncLockProvider,
+  SyncStateRepository,
+  ChangeRecorder,
+  ProcessPageWriter,
+  SyncService,
+];
+
 /** Pulls changes from the operations system on a schedule; exports {@link SyncService} for status and on-demand runs. */
 @Module({
   imports: [ScheduleModule.forRoot(), ClockModule, OperationsModule],
-  providers: [syncLockProvider, SyncService, SyncScheduler],
+  providers: [...SYNC_PROVIDERS, SyncScheduler],
   exports: [SyncService],
 })
 export class SyncModule {}

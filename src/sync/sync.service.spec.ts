@@ -1,3 +1,4 @@
+import { ChangeRecorder } from '../changes/change-recorder.js';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import { SimulatedOperationsGateway } from '../operations/simulator/simulated-op
 import type { ChangedProcessesPage, OperationsProcess } from '../operations/operations.types.js';
 import { rowsOf } from '../database/sql-rows.js';
 import { ProcessPageWriter } from './process-page.writer.js';
+import { SyncStateRepository } from './sync-state.repository.js';
 import { SyncLock } from './sync-lock.js';
 import { SKIPPED_ANOTHER_RUNNING, SyncService } from './sync.service.js';
 
@@ -53,7 +55,15 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
   let upstream: FakeOperationsGateway;
 
   const newSync = (gateway: OperationsGateway = upstream, db: DatabaseService = database) =>
-    new SyncService(db, gateway, SyncLock.for(db, options.url), new SystemClock(), { pageSize: 10 });
+    new SyncService(
+      db,
+      gateway,
+      SyncLock.for(db, options.url),
+      new SystemClock(),
+      new SyncStateRepository(db),
+      new ProcessPageWriter(new ChangeRecorder()),
+      { pageSize: 10 },
+    );
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -419,6 +429,8 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator 
       new SimulatedOperationsGateway(simulator, clock),
       SyncLock.for(database, null),
       clock,
+      new SyncStateRepository(database),
+      new ProcessPageWriter(new ChangeRecorder()),
       { pageSize: 100 },
     );
 

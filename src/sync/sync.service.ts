@@ -53,8 +53,6 @@ interface PassResult extends Counts {
 export class SyncService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(SyncService.name);
   private readonly options: SyncOptions;
-  private readonly state: SyncStateRepository;
-  private readonly writer = new ProcessPageWriter();
   private inFlight: Promise<SyncOutcome> | null = null;
   private lastOutcome: SyncOutcome | null = null;
   private stopping = false;
@@ -64,12 +62,13 @@ export class SyncService implements BeforeApplicationShutdown {
     private readonly gateway: OperationsGateway,
     private readonly lock: SyncLock,
     private readonly clock: Clock,
+    private readonly state: SyncStateRepository,
+    private readonly writer: ProcessPageWriter,
     @Optional() @Inject(SYNC_OPTIONS) options?: Partial<SyncOptions>,
     @Optional() private readonly metrics?: SyncMetrics,
     @Optional() private readonly feedMetrics?: ChangeFeedMetrics,
   ) {
     this.options = { ...DEFAULT_SYNC_OPTIONS, ...options };
-    this.state = new SyncStateRepository(database.db);
   }
 
   /** One pass; resolves (never rejects) with its outcome, also kept for {@link getLastOutcome}. */

@@ -1,3 +1,4 @@
+import { ChangeRecorder } from '../../changes/change-recorder.js';
 import type { DatabaseService } from '../../database/database.service.js';
 import type { OperationsProcess } from '../../operations/operations.types.js';
 import { ProcessPageWriter } from '../../sync/process-page.writer.js';
@@ -121,7 +122,7 @@ describe('list filters', () => {
 
     beforeAll(async () => {
       ({ database, dispose } = await connectTestDatabase(target));
-      await database.db.transaction((tx) => new ProcessPageWriter().write(tx, dataset));
+      await database.db.transaction((tx) => new ProcessPageWriter(new ChangeRecorder()).write(tx, dataset));
       sut = new ProcessesRepository(database);
     });
 

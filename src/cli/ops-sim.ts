@@ -1,8 +1,8 @@
-import { OperationsSimulator } from './operations-simulator.js';
-import { OPS_SIM_USAGE, parseOpsSimArgs, type OpsSimCommand } from './ops-sim.args.js';
-import { startOperationsSimulatorServer } from './ops-sim.server.js';
+import { OperationsSimulator } from '../operations/simulator/operations-simulator.js';
+import { OPS_SIM_USAGE, parseOpsSimArgs, type OpsSimCommand } from '../operations/simulator/ops-sim.args.js';
+import { startOperationsSimulatorServer } from '../operations/simulator/ops-sim.server.js';
 
-/** `node dist/operations/simulator/ops-sim.main.js [options]`: see OPS_SIM_USAGE. */
+/** `npm run ops:sim -- [options]`: see OPS_SIM_USAGE. */
 async function main(): Promise<void> {
   let command: OpsSimCommand;
   try {

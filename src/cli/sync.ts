@@ -6,15 +6,15 @@ import { ClockModule } from '../common/clock.module.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { OperationsModule } from '../operations/operations.module.js';
-import { syncLockProvider } from './sync.module.js';
-import { SyncService } from './sync.service.js';
+import { SYNC_PROVIDERS } from '../sync/sync.module.js';
+import { SyncService } from '../sync/sync.service.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 /** One pass, no scheduler: what `npm run sync` starts. */
 @Module({
   imports: [ConfigModule, ClockModule, DatabaseModule, OperationsModule],
-  providers: [syncLockProvider, SyncService],
+  providers: SYNC_PROVIDERS,
 })
 class SyncCommandModule {}
 

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { ProblemException } from '../common/problems/problem.exception.js';
-import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
+import { ProblemException } from '../problems/problem.exception.js';
+import { PROBLEM_TYPES } from '../problems/problem-types.js';
 
 /** Refuses a body that is not `application/json` with 415 before it is validated as empty. */
 @Injectable()
