@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { runExample } from '../examples/portal-client.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
-import type { ProcessStatus } from '../src/processes/process.vocabulary.js';
+import type { ProcessStatus } from '../src/domain/process.vocabulary.js';
 import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
 import { OpenApiConformance } from './support/openapi-conformance.js';

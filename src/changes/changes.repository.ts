@@ -4,7 +4,7 @@ import { DatabaseService } from '../database/database.service.js';
 import { sqlUtcInstant } from '../database/sql-instant.js';
 import { rowsOf } from '../database/sql-rows.js';
 import type { Visibility } from '../auth/authenticated-user.js';
-import type { ChangeKind } from './change-kinds.js';
+import type { ChangeKind } from '../domain/change-kinds.js';
 
 /** A change as the feed stores it. */
 export interface ChangeRow {

@@ -1,6 +1,6 @@
 import { toUtcInstant } from '../common/instant.js';
 import type { FollowUpEvent, OperationsProcess } from '../operations/operations.types.js';
-import type { ChangeKind } from './change-kinds.js';
+import type { ChangeKind } from '../domain/change-kinds.js';
 
 /** A process as the database holds it before a sync page overwrites it. */
 export type StoredProcess = Omit<OperationsProcess, 'customer'> & { customerId: string };

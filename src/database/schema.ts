@@ -16,8 +16,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { CHANGE_KINDS } from '../changes/change-kinds.js';
+import { CHANGE_KINDS } from '../domain/change-kinds.js';
 import { CONTAINER_NUMBER_FORMAT } from '../common/iso6346.js';
+// Upward on purpose: the customs block is stored exactly as the operations port hands it over.
 import type { CustomsDeclaration } from '../operations/operations.types.js';
 import {
   CUSTOMS_CHANNEL_FILTERS,
@@ -28,7 +29,7 @@ import {
   PROCESS_STATUSES,
   PROCESS_TYPES,
   TRANSPORT_MODES,
-} from '../processes/process.vocabulary.js';
+} from '../domain/process.vocabulary.js';
 
 export const USER_ROLES = ['customer', 'staff'] as const;
 export type UserRole = (typeof USER_ROLES)[number];

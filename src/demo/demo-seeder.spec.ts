@@ -7,7 +7,7 @@ import { AppConfig, loadAppConfig } from '../config/app.config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { DatabaseService } from '../database/database.service.js';
-import { PROCESS_STATUSES, PROCESS_TYPES, TRANSPORT_MODES } from '../processes/process.vocabulary.js';
+import { PROCESS_STATUSES, PROCESS_TYPES, TRANSPORT_MODES } from '../domain/process.vocabulary.js';
 import { rowsOf } from '../database/sql-rows.js';
 import { SyncService } from '../sync/sync.service.js';
 import { DemoModule } from './demo.module.js';

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { pinoHttp } from 'pino-http';
+// Upward on purpose: a request line names the user the JWT guard resolved, when there is one.
 import type { AuthenticatedUser } from '../auth/authenticated-user.js';
 import { requestIdOf } from '../common/http/request-id.js';
 import { routePatternOf } from '../common/http/route-pattern.js';

@@ -6,7 +6,7 @@ import type {
   ProcessStatus,
   ProcessType,
   TransportMode,
-} from '../processes/process.vocabulary.js';
+} from '../domain/process.vocabulary.js';
 
 /** RFC 3339 instant in UTC, e.g. `2026-03-14T12:00:00Z`. */
 export type Instant = string;

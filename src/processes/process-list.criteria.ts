@@ -3,7 +3,7 @@ import type {
   ProcessStatus,
   ProcessType,
   TransportMode,
-} from './process.vocabulary.js';
+} from '../domain/process.vocabulary.js';
 
 export const PROCESS_SORTS = [
   'updatedAt',

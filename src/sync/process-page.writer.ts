@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
 import { isDataError, rowsOf, sqlStateOf, type Executor } from '../database/sql-rows.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
-import type { ChangeKind } from '../changes/change-kinds.js';
+import type { ChangeKind } from '../domain/change-kinds.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];

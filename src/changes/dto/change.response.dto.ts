@@ -5,8 +5,8 @@ import {
   PROCESS_STATUSES,
   type CustomsChannel,
   type ProcessStatus,
-} from '../../processes/process.vocabulary.js';
-import { CHANGE_KINDS, type ChangeKind } from '../change-kinds.js';
+} from '../../domain/process.vocabulary.js';
+import { CHANGE_KINDS, type ChangeKind } from '../../domain/change-kinds.js';
 
 export class ChangeDto {
   @ApiProperty({

@@ -10,7 +10,7 @@ import {
   PROCESS_STATUSES,
   PROCESS_TYPES,
   TRANSPORT_MODES,
-} from '../../processes/process.vocabulary.js';
+} from '../../domain/process.vocabulary.js';
 import { OperationsUnavailableError } from '../operations.gateway.js';
 import type {
   ChangedProcessesPage,

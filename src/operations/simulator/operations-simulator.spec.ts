@@ -6,7 +6,7 @@ import {
   TRANSPORT_MODES,
   type FollowUpCode,
   type ProcessStatus,
-} from '../../processes/process.vocabulary.js';
+} from '../../domain/process.vocabulary.js';
 import type { OperationsProcess } from '../operations.types.js';
 import { isValidCnpj } from './cnpj.js';
 import { CE_MERCANTE_FORMAT, isValidDeclarationNumber } from './siscomex-numbers.js';

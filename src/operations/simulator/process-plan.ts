@@ -5,7 +5,7 @@ import type {
   ProcessStatus,
   ProcessType,
   TransportMode,
-} from '../../processes/process.vocabulary.js';
+} from '../../domain/process.vocabulary.js';
 import type { Customer, Place } from '../operations.types.js';
 import { Rng, streamSeed } from './prng.js';
 import type { DeclarationKind } from './siscomex-numbers.js';

@@ -1,4 +1,4 @@
-import type { ProcessStatus } from '../../processes/process.vocabulary.js';
+import type { ProcessStatus } from '../../domain/process.vocabulary.js';
 import type {
   Container,
   CustomsDeclaration,

@@ -19,7 +19,7 @@ import {
   PROCESS_STATUSES,
   PROCESS_TYPES,
   TRANSPORT_MODES,
-} from '../process.vocabulary.js';
+} from '../../domain/process.vocabulary.js';
 
 const isInstantOrDate = (value: string) => isCalendarDate(value) || isInstant(value);
 /** A date bound stands for the whole UTC day; an instant for itself. */

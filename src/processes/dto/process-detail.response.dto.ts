@@ -10,7 +10,7 @@ import {
   type PartyRole,
   type ProcessType,
   type TransportMode,
-} from '../process.vocabulary.js';
+} from '../../domain/process.vocabulary.js';
 import { nullableRef } from '../../common/openapi/nullable-ref.js';
 import { PlaceDto, ProcessSummaryDto } from './process-summary.response.dto.js';
 

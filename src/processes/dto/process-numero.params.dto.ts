@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
-import { NUMERO_PATTERN } from '../process.vocabulary.js';
+import { NUMERO_PATTERN } from '../../domain/process.vocabulary.js';
 
 export class ProcessNumeroParamsDto {
   @ApiProperty({

@@ -11,7 +11,7 @@ import {
   type ProcessStatus,
   type ProcessType,
   type TransportMode,
-} from '../process.vocabulary.js';
+} from '../../domain/process.vocabulary.js';
 
 // Response DTOs document the wire shape for OpenAPI and type the plain objects the service
 // builds; they are never instantiated (no class-transformer on the response path).

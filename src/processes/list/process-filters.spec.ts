@@ -11,7 +11,7 @@ import {
   PROCESS_STATUSES,
   TRANSPORT_MODES,
   type CustomsChannelFilter,
-} from '../process.vocabulary.js';
+} from '../../domain/process.vocabulary.js';
 import { ProcessesRepository } from '../processes.repository.js';
 import { countSourceOf, filtersShapeOf, PROCESS_FILTERS } from './process-filters.js';
 

@@ -1,7 +1,7 @@
 import { gte, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { processContainers, processCounts, processDailyCounts, processes } from '../../database/schema.js';
-import { NO_CUSTOMS_CHANNEL } from '../process.vocabulary.js';
+import { NO_CUSTOMS_CHANNEL } from '../../domain/process.vocabulary.js';
 import type { ProcessListCriteria } from '../process-list.criteria.js';
 import { updatedRangeDays } from '../updated-range-days.js';
 
