@@ -2,26 +2,12 @@ import { ChangeRecorder } from '../changes/change-recorder.js';
 import { sql } from 'drizzle-orm';
 import type { DatabaseService } from '../database/database.service.js';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
+import { aListCriteria } from '../../test/factories/list-criteria.factory.js';
 import { anEvent, anOperationsProcess } from '../../test/factories/operations-process.factory.js';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
-import type { ProcessListCriteria } from './process-list.criteria.js';
 import { ProcessesRepository } from './processes.repository.js';
 
-const criteria = (overrides: Partial<ProcessListCriteria> = {}): ProcessListCriteria => ({
-  page: 1,
-  pageSize: 20,
-  statuses: null,
-  types: null,
-  modes: null,
-  customsChannels: null,
-  shipmentFrom: null,
-  shipmentTo: null,
-  updatedFrom: null,
-  updatedBefore: null,
-  container: null,
-  sort: '-updatedAt',
-  ...overrides,
-});
+const criteria = aListCriteria;
 
 describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target) => {
   const statements: string[] = [];

@@ -10,7 +10,7 @@ import type {
 } from '../operations/operations.types.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
-import type { ProcessListCriteria } from './process-list.criteria.js';
+import { aListCriteria } from '../../test/factories/list-criteria.factory.js';
 import type { ProcessesRepository } from './processes.repository.js';
 import { ProcessesService } from './processes.service.js';
 
@@ -22,20 +22,7 @@ const customer: AuthenticatedUser = {
 };
 const staff: AuthenticatedUser = { id: 'u2', username: 'ops', role: 'staff', customerIds: [] };
 
-const criteria: ProcessListCriteria = {
-  page: 2,
-  pageSize: 10,
-  statuses: null,
-  types: null,
-  modes: null,
-  customsChannels: null,
-  shipmentFrom: null,
-  shipmentTo: null,
-  updatedFrom: null,
-  updatedBefore: null,
-  container: null,
-  sort: '-updatedAt',
-};
+const criteria = aListCriteria({ page: 2, pageSize: 10 });
 
 const summary = { numero: 'IMP-1', status: 'OPEN' } as unknown as ProcessSummaryDto;
 

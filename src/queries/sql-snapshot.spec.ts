@@ -1,3 +1,4 @@
+import { aListCriteria } from '../../test/factories/list-criteria.factory.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,20 +21,7 @@ import { connectTestDatabase } from '../../test/support/test-database.js';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const UPDATE = process.env.UPDATE_SQL_SNAPSHOT === '1';
 
-const NO_FILTER: ProcessListCriteria = {
-  page: 1,
-  pageSize: 20,
-  statuses: null,
-  types: null,
-  modes: null,
-  customsChannels: null,
-  shipmentFrom: null,
-  shipmentTo: null,
-  updatedFrom: null,
-  updatedBefore: null,
-  container: null,
-  sort: '-updatedAt',
-};
+const NO_FILTER = aListCriteria();
 
 const ONE_CUSTOMER: Visibility = { customerIds: ['acme'] };
 const SEVERAL_CUSTOMERS: Visibility = { customerIds: ['acme', 'globex'] };

@@ -1,3 +1,4 @@
+import { aListCriteria } from '../../../test/factories/list-criteria.factory.js';
 import { ChangeRecorder } from '../../changes/change-recorder.js';
 import type { DatabaseService } from '../../database/database.service.js';
 import type { OperationsProcess } from '../../operations/operations.types.js';
@@ -15,20 +16,7 @@ import {
 import { ProcessesRepository } from '../processes.repository.js';
 import { countSourceOf, filtersShapeOf, PROCESS_FILTERS } from './process-filters.js';
 
-const NO_FILTER: ProcessListCriteria = {
-  page: 1,
-  pageSize: 5,
-  statuses: null,
-  types: null,
-  modes: null,
-  customsChannels: null,
-  shipmentFrom: null,
-  shipmentTo: null,
-  updatedFrom: null,
-  updatedBefore: null,
-  container: null,
-  sort: '-updatedAt',
-};
+const NO_FILTER = aListCriteria({ pageSize: 5 });
 
 /** Each filter unset, then set in ways that pick different statement shapes. */
 const SETTINGS: Array<Array<Partial<ProcessListCriteria>>> = [

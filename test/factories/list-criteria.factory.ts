@@ -1,0 +1,20 @@
+import type { ProcessListCriteria } from '../../src/processes/process-list.criteria.js';
+
+/** A list request with no filter, first page of 20, newest update first; override what the test is about. */
+export function aListCriteria(overrides: Partial<ProcessListCriteria> = {}): ProcessListCriteria {
+  return {
+    page: 1,
+    pageSize: 20,
+    statuses: null,
+    types: null,
+    modes: null,
+    customsChannels: null,
+    shipmentFrom: null,
+    shipmentTo: null,
+    updatedFrom: null,
+    updatedBefore: null,
+    container: null,
+    sort: '-updatedAt',
+    ...overrides,
+  };
+}
