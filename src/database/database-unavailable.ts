@@ -1,3 +1,5 @@
+import { causesOf } from './sql-rows.js';
+
 /**
  * SQLSTATEs that say the database cannot serve now, not that the statement was wrong: connection
  * exceptions (class 08), shutdown and start-up (57P01-57P03), too many connections, a statement
@@ -28,15 +30,11 @@ const UNAVAILABLE_MESSAGES = [
  * unreachable, restarting or too slow: an outage to answer with a 503, not a bug.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (
-    let current = error, depth = 0;
-    current instanceof Error && depth < 5;
-    current = current.cause, depth++
-  ) {
-    const code = (current as { code?: unknown }).code;
+  for (const cause of causesOf(error)) {
+    const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code))) return true;
     if (typeof code === 'string' && UNAVAILABLE_NODE_CODES.has(code)) return true;
-    if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(current.message))) return true;
+    if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(cause.message))) return true;
   }
   return false;
 }

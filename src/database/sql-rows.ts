@@ -10,12 +10,19 @@ export async function rowsOf<T>(executor: Executor, query: SQL): Promise<T[]> {
   return (result as { rows: T[] }).rows;
 }
 
+/** `error` and the errors it wraps (drizzle wraps the driver's), outermost first, a few deep. */
+export function* causesOf(error: unknown): Generator<Error> {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    yield current;
+    current = current.cause;
+  }
+}
+
 /** The SQLSTATE of a driver error, looking through drizzle's wrapper. */
 export function sqlStateOf(error: unknown): string | null {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
+  for (const cause of causesOf(error)) {
+    const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = current.cause;
   }
   return null;
 }
