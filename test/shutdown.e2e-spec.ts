@@ -1,11 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { Agent, get } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   startOperationsSimulatorServer,
   type OperationsSimulatorServer,
 } from '../src/operations/simulator/ops-sim.server.js';
+import { SseClient } from './support/sse-client.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API_KEY = 'shutdown-test-key-5e2a';
@@ -148,7 +149,7 @@ describe('Graceful shutdown', () => {
     await simulator?.close();
   });
 
-  it('drains: keeps accepting for the grace period with Connection: close, finishes the request in flight, resets no keep-alive client, exits 0', async () => {
+  it('drains: keeps accepting for the grace period with Connection: close, finishes the request in flight, resets no keep-alive client, ends the change streams, exits 0', async () => {
     try {
       const login = await fetch(`${baseUrl}/api/auth/login`, {
         method: 'POST',
@@ -171,6 +172,13 @@ describe('Graceful shutdown', () => {
         (count) => count > before,
         5000,
       );
+      // A portal following the change stream, with fetch (which keeps a spare connection open).
+      const stream = await SseClient.open(`${baseUrl}/api/changes/stream`, headers);
+      expect(stream.response.status).toBe(200);
+      // And a client that connected and never sent a request (a preconnect, a TCP health check),
+      // which Node does not count as idle.
+      const silent = connect(Number(new URL(baseUrl).port), '127.0.0.1');
+      silent.on('error', () => undefined);
       const answers: KeepAliveAnswer[] = [];
       const load = keepAliveLoad(`${baseUrl}/health/live`, 4, answers);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -199,6 +207,8 @@ describe('Graceful shutdown', () => {
 
       const { code, signal } = await exited;
       expect({ code, signal }).toEqual({ code: 0, signal: null });
+      // The stream was ended, not cut: the reader saw its end and can resume by Last-Event-ID.
+      await stream.waitForClose(1000);
       expect(Date.now() - signalled).toBeLessThan(GRACE_MS + 10_000);
 
       await load;

@@ -47,8 +47,8 @@ export function enableGracefulShutdown(
     }, hardTimeoutMs).unref();
     // A closed server still waits for its keep-alive connections; each is dropped once its
     // request in flight is answered instead of after the keep-alive timeout. Node does not count
-    // a connection that never sent a request as idle (fetch opens such a spare one beside a
-    // stream): those are dropped too.
+    // a connection that never sent a request as idle (a preconnect, a TCP health check), and would
+    // wait for it until the hard timeout: those are dropped too.
     setInterval(() => {
       if (server.listening) return;
       server.closeIdleConnections();
