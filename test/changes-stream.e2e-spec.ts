@@ -154,6 +154,16 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     expect((await changesOf(both, 1)).map((change) => change.numero)).toEqual(['IMP-3']);
   });
 
+  it('answers HEAD with the stream’s headers and no stream', async () => {
+    const response = await fetch(`${baseUrl}/api/changes/stream`, {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${acmeToken}` },
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  });
+
   it('sends a comment line while idle', async () => {
     const stream = await open();
 

@@ -90,6 +90,11 @@ export class ChangesController {
     }
     const start = lastEventId === undefined ? query : { after: lastEventId };
     const position = await this.changes.startPosition(start, 'end');
+    if (request.method === 'HEAD') {
+      // Express answers HEAD with the GET route: the headers a stream would start with, no stream.
+      response.status(200).type('text/event-stream').end();
+      return;
+    }
     await this.hub.open(response, user, position, tokenExpiresAtMs(request));
   }
 }
