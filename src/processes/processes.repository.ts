@@ -14,6 +14,8 @@ import {
   filterConditions,
   filtersShapeOf,
   filterValuesOf,
+  hasLowerBound,
+  hasUpperBound,
   keptTotalsConditions,
   matching,
   multiplicityOf,
@@ -171,8 +173,8 @@ export class ProcessesRepository {
    */
   private countFromDailyTotals(shape: ListShape) {
     const range = shape.filters[updatedRangeFilter.name];
-    const hasStart = range === 'from' || range === 'both';
-    const hasEnd = range === 'to' || range === 'both';
+    const hasStart = hasLowerBound(range);
+    const hasEnd = hasUpperBound(range);
     const edge = (from: Placeholder, before: Placeholder) =>
       sql` + (SELECT count(*) FROM ${processes} WHERE ${and(
         visibleTo(shape),

@@ -120,14 +120,7 @@ function dateRangeFilter(
   return {
     name,
     shapeOf: (criteria) => rangeShapeOf(...bounds(criteria)),
-    where: (shape) =>
-      sql.join(
-        [
-          shape === 'from' || shape === 'both' ? gte(column, from) : undefined,
-          shape === 'to' || shape === 'both' ? lte(column, to) : undefined,
-        ].filter((condition) => condition !== undefined),
-        sql` AND `,
-      ),
+    where: (shape) => rangeCondition(shape, gte(column, from), lte(column, to)),
     values: (criteria) => {
       const [start, end] = bounds(criteria);
       return { [`${name}From`]: start, [`${name}To`]: end };
@@ -140,6 +133,19 @@ function rangeShapeOf(from: unknown, to: unknown): FilterShape {
   if (from !== null && to !== null) return 'both';
   if (from !== null) return 'from';
   return to !== null ? 'to' : 'none';
+}
+
+export const hasLowerBound = (shape: FilterShape | undefined) => shape === 'from' || shape === 'both';
+export const hasUpperBound = (shape: FilterShape | undefined) => shape === 'to' || shape === 'both';
+
+/** The bounds a range's shape sets, together. */
+function rangeCondition(shape: FilterShape, lower: SQL, upper: SQL): SQL {
+  return sql.join(
+    [hasLowerBound(shape) ? lower : undefined, hasUpperBound(shape) ? upper : undefined].filter(
+      (condition) => condition !== undefined,
+    ),
+    sql` AND `,
+  );
 }
 
 export const updatedParam = {
@@ -159,12 +165,10 @@ export const updatedRangeFilter: ProcessFilter = {
   name: 'updated',
   shapeOf: (criteria) => rangeShapeOf(criteria.updatedFrom, criteria.updatedBefore),
   where: (shape) =>
-    sql.join(
-      [
-        shape === 'from' || shape === 'both' ? gte(processes.updatedAt, updatedParam.from) : undefined,
-        shape === 'to' || shape === 'both' ? lt(processes.updatedAt, updatedParam.before) : undefined,
-      ].filter((condition) => condition !== undefined),
-      sql` AND `,
+    rangeCondition(
+      shape,
+      gte(processes.updatedAt, updatedParam.from),
+      lt(processes.updatedAt, updatedParam.before),
     ),
   values: (criteria) => ({
     updatedFrom: criteria.updatedFrom?.toISOString(),
@@ -185,7 +189,7 @@ const container: ProcessFilter = {
   countedBy: [],
 };
 
-/** Every filter of the list. Adding one here (and its parameter to the query DTO) is the whole job. */
+/** Every filter of the list; the README's "How to add a list filter" says what else a new one needs. */
 export const PROCESS_FILTERS: readonly ProcessFilter[] = [
   vocabularyFilter('status', 'statuses', ['totals', 'dailyTotals']),
   vocabularyFilter('type', 'types', ['totals']),
