@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { JwtService } from '@nestjs/jwt';
+import { DAY_MS } from '../src/common/instant.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
 import { anOperationsProcess } from './factories/operations-process.factory.js';
@@ -233,5 +234,5 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
 });
 
 function todayMinus(days: number): string {
-  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  return new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
 }

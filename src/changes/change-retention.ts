@@ -9,6 +9,11 @@ import { ChangesRepository } from './changes.repository.js';
 const PRUNE_BATCH = 5000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+/** The oldest instant whose changes are kept. */
+export function retainedSince(config: AppConfig, clock: Clock): Date {
+  return new Date(clock.now().getTime() - config.changes.retentionDays * DAY_MS);
+}
+
 /**
  * Deletes changes older than `CHANGES_RETENTION_DAYS`, oldest first, in bounded batches. Every
  * instance may run it; batches of two instances only ever delete the same old rows.
@@ -40,7 +45,7 @@ export class ChangeRetention {
   }
 
   private async pruneAll(): Promise<number> {
-    const before = new Date(this.clock.now().getTime() - this.config.changes.retentionDays * DAY_MS);
+    const before = retainedSince(this.config, this.clock);
     let total = 0;
     for (;;) {
       const deleted = await this.repository.pruneBefore(before, PRUNE_BATCH);

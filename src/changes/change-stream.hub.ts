@@ -5,8 +5,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AuthenticatedUser } from '../auth/authenticated-user.js';
-import { visibilityOf } from '../auth/authenticated-user.js';
+import { visibilityOf, type AuthenticatedUser } from '../auth/authenticated-user.js';
 import { Clock } from '../common/clock.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Visibility } from '../auth/authenticated-user.js';
 import { Clock } from '../common/clock.js';
-import { DAY_MS } from '../common/instant.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { AppConfig } from '../config/app.config.js';
 import { decodeCursor, encodeCursor } from './change-cursor.js';
+import { retainedSince } from './change-retention.js';
 import { ChangesRepository, type ChangeRow } from './changes.repository.js';
 import type { ChangeDto, ChangesPageResponseDto } from './dto/change.response.dto.js';
 
@@ -34,8 +34,7 @@ export class ChangesService {
    */
   async startPosition(start: FeedStart, whenUnset: 'oldest' | 'end'): Promise<number> {
     if (start.since !== undefined) {
-      const retainedFrom = this.clock.now().getTime() - this.config.changes.retentionDays * DAY_MS;
-      if (Date.parse(start.since) < retainedFrom) throw cursorExpired();
+      if (Date.parse(start.since) < retainedSince(this.config, this.clock).getTime()) throw cursorExpired();
       return this.repository.positionBefore(new Date(start.since));
     }
     const extent = await this.repository.extent();
