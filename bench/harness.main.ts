@@ -1,9 +1,7 @@
 import 'reflect-metadata';
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -20,9 +18,11 @@ import {
   type DatasetSpec,
 } from './dataset.js';
 import type { DriveRequest, DriveResult } from './driver.js';
-import { captureListStatements, type Statement } from './list-statements.js';
+import { encodeCursor } from '../src/changes/change-cursor.js';
+import { captureChangesStatement, captureListStatements, type Statement } from './list-statements.js';
 import { readDatasetSpec } from './loader.js';
 import { cpuMillisOf, loadAverage, memoryOf, sampleRss } from './proc-stats.js';
+import { login, startService } from './service-process.js';
 import { formatTable, requestsOf, SCENARIOS, type ScenarioName, type ScenarioRow } from './report.js';
 
 const USAGE = `Usage: npm run bench -- (--database-url postgres://... | --pglite-dir DIR)
@@ -32,13 +32,11 @@ const USAGE = `Usage: npm run bench -- (--database-url postgres://... | --pglite
 Boots the service (its own build of src/, NODE_ENV=production) on a database loaded by
 bench:load, with an HTTP operations simulator (50 ms latency) started here, and drives it with
 autocannon from a separate process. Scenarios: ${SCENARIOS.join(', ')}; a -gzip one sends
-its twin's requests with Accept-Encoding: gzip.`;
+its twin's requests with Accept-Encoding: gzip. changes-page-100 needs a feed (bench:load --changes)
+and reads 100 changes after cursors spread from its start to its end.`;
 
 /** This file runs from <build>/bench/; the service built with it is <build>/src/main.js. */
 const HERE = dirname(fileURLToPath(import.meta.url));
-const SERVICE_MAIN = join(HERE, '../src/main.js');
-/** The repository root: the service's working directory. */
-const ROOT = process.cwd();
 const UPSTREAM_LATENCY_MS = 50;
 
 interface Options {
@@ -59,6 +57,19 @@ interface Fixtures {
   hitNumero: string;
   coldNumero: string;
   container: string;
+}
+
+/** Pages of the change feed: cursors spread over all of it, from its start to its end. */
+const FEED_CURSORS = 30;
+const FEED_PAGE_LIMIT = 100;
+/** Positions that far before the end still fill a page for a customer with a fifth of the changes. */
+const FEED_TAIL_MARGIN = 1_000;
+
+/** Where the feed's pages start: position 0, the end less the margin, and evenly between. */
+function feedPositions(lastPosition: number): number[] {
+  if (lastPosition <= FEED_TAIL_MARGIN) return [];
+  const span = lastPosition - FEED_TAIL_MARGIN;
+  return Array.from({ length: FEED_CURSORS }, (_, i) => Math.round((span * i) / (FEED_CURSORS - 1)));
 }
 
 const userLabel = (key: BenchUserKey): string => (key === 'staff' ? 'staff' : LARGE_CUSTOMER_ID);
@@ -131,13 +142,28 @@ async function main(): Promise<void> {
     database.db,
     sql`SELECT count(*)::int AS count FROM processes`,
   )) as [{ count: number }];
+  const [{ lastPosition }] = (await rowsOf<{ lastPosition: number }>(
+    database.db,
+    sql`SELECT last_position::float8 AS "lastPosition" FROM change_feed_head`,
+  )) as [{ lastPosition: number }];
   await database.close();
-  log(`# dataset: ${count} processes, seed ${spec.seed}, ${spec.customerCount} customers, now ${spec.now}`);
+  log(
+    `# dataset: ${count} processes, seed ${spec.seed}, ${spec.customerCount} customers, now ${spec.now}, ` +
+      `${lastPosition} changes in the feed`,
+  );
+  const positions = feedPositions(lastPosition);
 
   const queries = new Map<BenchUserKey, Record<string, string>>();
   for (const user of options.users) queries.set(user, listQueries(spec, fixtures.get(user)!));
 
-  const explained = options.explain ? await explainAll(options.url!, options.users, queries) : [];
+  const explained = options.explain
+    ? [
+        ...(await explainAll(options.url!, options.users, queries)),
+        ...(options.scenarios.includes('changes-page-100') && positions.length > 0
+          ? await explainChanges(options.url!, options.users, positions)
+          : []),
+      ]
+    : [];
 
   const simulator = await startOperationsSimulatorServer({
     apiKey: 'bench-operations-key',
@@ -147,13 +173,20 @@ async function main(): Promise<void> {
   });
   const children: ChildProcess[] = [];
   try {
-    const service = await startService(options, simulator.url);
+    const service = await startService({
+      url: options.url,
+      pgliteDir: options.pgliteDir,
+      operationsUrl: simulator.url,
+    });
     children.push(service.child);
     const drive = startDriver();
     children.push(drive.child);
 
     const tokens = new Map<BenchUserKey, string>();
-    for (const user of options.users) tokens.set(user, await login(service.url, user));
+    for (const user of options.users) {
+      const { username, password } = BENCH_USERS[user];
+      tokens.set(user, await login(service.url, username, password));
+    }
 
     const rows: ScenarioRow[] = [];
     for (const user of options.users) {
@@ -192,6 +225,14 @@ async function main(): Promise<void> {
               );
               continue;
             }
+          } else if (scenario === 'changes-page-100') {
+            if (positions.length === 0) {
+              log(`# changes-page-100 skipped: the feed is empty (bench:load --changes <n>)`);
+              continue;
+            }
+            paths = positions.map(
+              (position) => `/api/changes?after=${encodeCursor(position)}&limit=${FEED_PAGE_LIMIT}`,
+            );
           } else {
             const query = userQueries[twin === 'baseline-list-default' ? 'list-default' : twin] ?? '';
             paths = [`/api/processes${query === '' ? '' : `?${query}`}`];
@@ -332,6 +373,8 @@ function listQueries(spec: DatasetSpec, fixtures: Fixtures): Record<string, stri
     'list-filtered': `status=IN_TRANSIT,CUSTOMS_CLEARANCE&updatedFrom=${day(from)}&updatedTo=${day(to)}`,
     'list-container': `container=${fixtures.container}`,
     'list-page-500': 'page=500',
+    'list-channel-red': 'customsChannel=RED',
+    'list-sea-import': 'mode=SEA&type=IMPORT',
   };
 }
 
@@ -362,41 +405,79 @@ async function explainAll(
           ['page', statements.page],
         ] as Array<['count' | 'page', Statement | null]>) {
           if (statement === null) continue;
-          const plan = await client.query<{ 'QUERY PLAN': string }>(
-            `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
-            statement.values,
-          );
-          const lines = plan.rows.map((row) => row['QUERY PLAN']);
-          const executionMs = Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN);
-          const times: number[] = [];
-          // Fifteen round trips, or three when one takes seconds (a deep OFFSET page).
-          for (let i = 0; i < (executionMs > 200 ? 3 : 15); i++) {
-            const t = process.hrtime.bigint();
-            await client.query(statement.text, statement.values);
-            times.push(Number(process.hrtime.bigint() - t) / 1e6);
-          }
-          times.sort((a, b) => a - b);
-          const roundTripMs = times[Math.floor(times.length / 2)]!;
-          explained.push({
-            user: userLabel(user),
-            scenario,
-            statement: name,
-            executionMs,
-            roundTripMs,
-            text: [
-              `## ${scenario} as ${userLabel(user)}: ${name} statement (${executionMs} ms execution, ${roundTripMs.toFixed(2)} ms round trip)`,
-              '',
-              '```sql',
-              `${statement.text}`,
-              `-- ${JSON.stringify(statement.values)}`,
-              '```',
-              '',
-              '```',
-              ...lines,
-              '```',
-            ].join('\n'),
-          });
+          explained.push(await explainOne(client, userLabel(user), scenario, name, statement));
         }
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return explained;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of one statement, and its median round trip run as is. */
+async function explainOne(
+  client: pg.Client,
+  user: string,
+  scenario: string,
+  name: 'count' | 'page',
+  statement: Statement,
+): Promise<Explained> {
+  const plan = await client.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+    statement.values,
+  );
+  const lines = plan.rows.map((row) => row['QUERY PLAN']);
+  const executionMs = Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN);
+  const times: number[] = [];
+  // Fifteen round trips, or three when one takes seconds (a deep OFFSET page).
+  for (let i = 0; i < (executionMs > 200 ? 3 : 15); i++) {
+    const t = process.hrtime.bigint();
+    await client.query(statement.text, statement.values);
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const roundTripMs = times[Math.floor(times.length / 2)]!;
+  return {
+    user,
+    scenario,
+    statement: name,
+    executionMs,
+    roundTripMs,
+    text: [
+      `## ${scenario} as ${user}: ${name} statement (${executionMs} ms execution, ${roundTripMs.toFixed(2)} ms round trip)`,
+      '',
+      '```sql',
+      `${statement.text}`,
+      `-- ${JSON.stringify(statement.values)}`,
+      '```',
+      '',
+      '```',
+      ...lines,
+      '```',
+    ].join('\n'),
+  };
+}
+
+/** EXPLAIN of the feed's page statement after its first, middle and last cursor: same cost at any depth? */
+async function explainChanges(url: string, users: BenchUserKey[], positions: number[]): Promise<Explained[]> {
+  const client = new pg.Client({ connectionString: url, application_name: 'bench-explain' });
+  await client.connect();
+  const explained: Explained[] = [];
+  try {
+    const depths = [positions[0]!, positions[Math.floor(positions.length / 2)]!, positions.at(-1)!];
+    for (const user of users) {
+      for (const position of depths) {
+        // The service asks for one more than the page, to tell whether more are there.
+        const statement = await captureChangesStatement(
+          client,
+          position,
+          FEED_PAGE_LIMIT + 1,
+          visibilityOf(user),
+        );
+        explained.push(
+          await explainOne(client, userLabel(user), `changes-page-100 after ${position}`, 'page', statement),
+        );
       }
     }
   } finally {
@@ -480,72 +561,6 @@ async function settle(url: string | null, serverUrl: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-async function startService(
-  options: Options,
-  operationsUrl: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    OPERATIONS_BASE_URL: operationsUrl,
-    OPERATIONS_API_KEY: 'bench-operations-key',
-    SYNC_INTERVAL_S: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_USER_PER_MINUTE: '1000000',
-    ...(options.url !== null ? { DATABASE_URL: options.url } : { PGLITE_DIR: options.pgliteDir! }),
-  };
-  const child = spawn(process.execPath, [...startScriptNodeFlags(), SERVICE_MAIN], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 240; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(`${url}/api/processes`);
-      if (response.status === 401) return { url, child };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  child.kill();
-  throw new Error('the service did not start within 60 s');
-}
-
-/** The node flags `npm start` gives the service (its heap sizing), so the bench runs it alike. */
-function startScriptNodeFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  return scripts.start.split(/\s+/).filter((token) => token.startsWith('--'));
-}
-
-async function login(url: string, user: BenchUserKey): Promise<string> {
-  const { username, password } = BENCH_USERS[user];
-  const response = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (response.status !== 200)
-    throw new Error(`login as ${username}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { accessToken: string }).accessToken;
 }
 
 function startDriver(): {

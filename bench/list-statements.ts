@@ -5,6 +5,7 @@ import * as schema from '../src/database/schema.js';
 import { ListProcessesQueryDto } from '../src/processes/dto/list-processes.query.dto.js';
 import type { Visibility } from '../src/auth/authenticated-user.js';
 import { ProcessesRepository } from '../src/processes/processes.repository.js';
+import { ChangesRepository } from '../src/changes/changes.repository.js';
 
 export interface Statement {
   text: string;
@@ -46,4 +47,22 @@ export function criteriaOf(queryString: string) {
     Object.fromEntries(new URLSearchParams(queryString)),
   ) as ListProcessesQueryDto;
   return dto.toCriteria();
+}
+
+/** The statement ChangesRepository runs for a page of the feed after `position`, captured likewise. */
+export async function captureChangesStatement(
+  client: pg.Pool | pg.Client,
+  position: number,
+  limit: number,
+  visibility: Visibility,
+): Promise<Statement> {
+  const captured: Statement[] = [];
+  const db = drizzle(client, {
+    schema,
+    logger: { logQuery: (text, values) => void captured.push({ text, values }) },
+  });
+  await new ChangesRepository({ db } as unknown as DatabaseService).after(position, limit, visibility);
+  const [page] = captured;
+  if (page === undefined) throw new Error('the repository ran no statement');
+  return page;
 }

@@ -47,6 +47,8 @@ export interface LoadOptions {
   method?: 'copy' | 'insert';
   /** Create the bench users (argon2 hashing costs about a second). Default true. */
   createUsers?: boolean;
+  /** Generated changes to fill the feed with ({@link loadChanges}); default 0, an empty feed. */
+  changes?: number;
 }
 
 /** The tables the loader owns and what their indexes and foreign keys cost during a load. */
@@ -91,7 +93,7 @@ export async function loadDataset(
     await db.execute(sql`DELETE FROM bench_dataset WHERE key = 'spec'`);
     phase('migrate');
 
-    const rebuild = await dropIndexesAndKeys(database);
+    const rebuild = await dropIndexesAndKeys(database, DATA_TABLES);
     await db.execute(
       sql`TRUNCATE user_customers, users, sync_state, follow_up_events, process_containers, processes, customers`,
     );
@@ -120,6 +122,10 @@ export async function loadDataset(
     await db.execute(sql.raw(`VACUUM (ANALYZE) ${[...DATA_TABLES, 'customers'].join(', ')}`));
     phase('vacuum analyze');
 
+    // The processes were replaced: a feed about the old ones would be wrong, so it is refilled.
+    await loadChanges(database, options.changes ?? 0, log);
+    phase('change feed');
+
     if (options.createUsers ?? true) await createBenchUsers(database);
     await db.execute(sql`
       INSERT INTO bench_dataset (key, value) VALUES ('spec', ${JSON.stringify(spec)}::jsonb)
@@ -131,6 +137,94 @@ export async function loadDataset(
   } finally {
     if (options.database === undefined) await database.close();
   }
+}
+
+/** The kinds of generated changes and their weights out of 20, about as a sync of busy data records them. */
+const GENERATED_KINDS: Array<[string, number]> = [
+  ['FOLLOW_ADDED', 9],
+  ['STATUS_CHANGED', 4],
+  ['PROCESS_UPDATED', 3],
+  ['CUSTOMS_CHANGED', 2],
+  ['PROCESS_ADDED', 1],
+  ['FOLLOW_REMOVED', 1],
+];
+/** The generated feed's changes are spread evenly over this many days before the load. */
+export const GENERATED_CHANGES_DAYS = 7;
+
+/**
+ * Replaces the change feed with `count` generated changes (PostgreSQL or PGlite), as if sync had
+ * recorded them over the {@link GENERATED_CHANGES_DAYS} days before now: positions 1..count,
+ * `recorded_at` increasing with the position, each change about an existing process (taken in a
+ * scattered order, so customers get changes in the proportion they have processes, with its
+ * status and `updated_at`), kinds mixed as {@link GENERATED_KINDS} with the details each kind
+ * carries. The head row ends at `count`, nothing pruned. The feed's indexes are dropped during the
+ * insert and rebuilt after, the same way as the data tables'. `count` 0 empties the feed.
+ */
+export async function loadChanges(
+  database: DatabaseService,
+  count: number,
+  log: (message: string) => void = () => {},
+): Promise<void> {
+  const db = database.db;
+  const started = Date.now();
+  const rebuild = await dropIndexesAndKeys(database, ['process_changes']);
+  await db.execute(sql`TRUNCATE process_changes`);
+  await db.execute(
+    sql`UPDATE change_feed_head SET last_position = 0, last_recorded_at = NULL, pruned_through = 0`,
+  );
+  if (count > 0) {
+    const [{ total }] = (await rowsOf<{ total: number }>(
+      db,
+      sql`SELECT count(*)::int AS total FROM processes`,
+    )) as [{ total: number }];
+    if (total === 0) throw new Error('--changes needs processes: load them first');
+    // Which kind a position gets: a scattered slot out of 20, mapped by the weights above.
+    const slots = GENERATED_KINDS.flatMap(([kind, weight]) => Array<string>(weight).fill(kind));
+    const kinds = sql.raw(`ARRAY[${slots.map((kind) => `'${kind}'`).join(', ')}]`);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`
+        CREATE TEMP TABLE bench_change_sources ON COMMIT DROP AS
+        SELECT (row_number() OVER (ORDER BY numero) - 1)::bigint AS slot, numero, customer_id, status,
+               updated_at, customs_channel
+          FROM processes`);
+      // 1,000,003 is prime: consecutive positions land on far-apart processes of every customer.
+      await tx.execute(sql`
+        INSERT INTO process_changes (position, recorded_at, customer_id, numero, kind, status, updated_at, details)
+        SELECT c.position, c.recorded_at, s.customer_id, s.numero, c.kind, s.status, s.updated_at,
+               CASE c.kind
+                 WHEN 'STATUS_CHANGED' THEN jsonb_build_object('previousStatus', 'IN_TRANSIT')
+                 WHEN 'CUSTOMS_CHANGED' THEN jsonb_build_object('customsChannel', s.customs_channel)
+                 WHEN 'FOLLOW_ADDED' THEN jsonb_build_object('follow', jsonb_build_object(
+                   'id', 'evt_' || lower(s.numero) || '-g' || c.position, 'code', 'NOTE',
+                   'description', 'Atualização de status enviada ao cliente',
+                   'occurredAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                   'location', NULL))
+                 WHEN 'FOLLOW_REMOVED' THEN jsonb_build_object('follow', jsonb_build_object(
+                   'id', 'evt_' || lower(s.numero) || '-g' || c.position, 'code', 'NOTE',
+                   'description', 'Cópia dos documentos arquivada no dossiê',
+                   'occurredAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                   'location', NULL))
+               END
+          FROM (SELECT g AS position,
+                       now() - make_interval(days => ${GENERATED_CHANGES_DAYS})
+                         + make_interval(secs => ${GENERATED_CHANGES_DAYS * 86_400}::float8 * g / ${count}) AS recorded_at,
+                       (${kinds})[1 + (g * 7) % ${slots.length}] AS kind,
+                       (g * 1000003) % ${total} AS slot
+                  FROM generate_series(1::bigint, ${count}::bigint) AS g) AS c
+          JOIN bench_change_sources s ON s.slot = c.slot`);
+      await tx.execute(sql`
+        UPDATE change_feed_head
+           SET last_position = ${count}, pruned_through = 0,
+               last_recorded_at = (SELECT max(recorded_at) FROM process_changes)`);
+    });
+    log(`  ${count} changes inserted: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await db.transaction(async (tx) => {
+    if (database.driver === 'postgres') await tx.execute(sql`SET LOCAL maintenance_work_mem = '1GB'`);
+    for (const statement of rebuild) await tx.execute(sql.raw(statement));
+  });
+  await db.execute(sql`DELETE FROM bench_dataset WHERE key = 'rebuild'`);
+  await db.execute(sql`VACUUM (ANALYZE) process_changes`);
 }
 
 export async function countDataset(database: DatabaseService): Promise<DatasetCounts> {
@@ -161,9 +255,9 @@ export async function readDatasetSpec(database: DatabaseService): Promise<Datase
 
 /**
  * Drops the secondary indexes (every index but the primary keys) and the foreign keys of the
- * data tables; returns the statements that recreate them, saved first in `bench_dataset`.
+ * tables; returns the statements that recreate them, saved first in `bench_dataset`.
  */
-async function dropIndexesAndKeys(database: DatabaseService): Promise<string[]> {
+async function dropIndexesAndKeys(database: DatabaseService, names: readonly string[]): Promise<string[]> {
   const db = database.db;
   const [pending] = await rowsOf<{ value: string[] | string }>(
     db,
@@ -175,7 +269,7 @@ async function dropIndexesAndKeys(database: DatabaseService): Promise<string[]> 
       : typeof pending.value === 'string'
         ? (JSON.parse(pending.value) as string[])
         : pending.value;
-  const tables = sql.raw(DATA_TABLES.map((table) => `'${table}'`).join(', '));
+  const tables = sql.raw(names.map((table) => `'${table}'`).join(', '));
   const indexes = await rowsOf<{ name: string; definition: string }>(
     db,
     sql`SELECT i.indexname AS name, i.indexdef AS definition

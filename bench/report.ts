@@ -7,6 +7,9 @@ export const SCENARIOS = [
   'list-100-gzip',
   'list-filtered',
   'list-container',
+  'list-channel-red',
+  'list-sea-import',
+  'changes-page-100',
   'detail-hit',
   'detail-miss',
   // Last of the service's: with OFFSET it can take seconds and leave queued work behind.
@@ -84,7 +87,12 @@ export function targetsOf(row: ScenarioRow, driver: 'postgres' | 'pglite'): Targ
       break;
     case 'list-filtered':
     case 'list-container':
+    case 'list-channel-red':
+    case 'list-sea-import':
       if (at16) p99Under(80);
+      break;
+    case 'changes-page-100':
+      if (at16) p99Under(20);
       break;
     case 'list-page-500':
       p99Under(80);

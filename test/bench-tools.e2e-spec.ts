@@ -126,6 +126,55 @@ describe.each(TEST_DATABASE_TARGETS)('bench loader on %s', (target) => {
       { username: 'bench-staff', role: 'staff', customers: [] },
     ]);
   });
+
+  it('fills the change feed with --changes: positions 1..N in time order, about loaded processes, head at N; a load empties it', async () => {
+    const spec = datasetSpec(50, { extraNotes: 0 });
+    const migrated = await indexesOf(database);
+
+    await loadDataset(options, spec, { database, createUsers: false, changes: 600 });
+
+    const [feed] = await rowsOf<{
+      count: number;
+      first: number;
+      last: number;
+      backwards: number;
+      orphans: number;
+      kinds: number;
+      customers: number;
+    }>(
+      database.db,
+      sql`SELECT count(*)::int AS count, min(position)::int AS first, max(position)::int AS last,
+                 count(*) FILTER (WHERE recorded_at < previous)::int AS backwards,
+                 count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM processes p
+                                                     WHERE p.numero = c.numero AND p.customer_id = c.customer_id))::int AS orphans,
+                 count(DISTINCT kind)::int AS kinds, count(DISTINCT customer_id)::int AS customers
+            FROM (SELECT *, lag(recorded_at) OVER (ORDER BY position) AS previous FROM process_changes) AS c`,
+    );
+    expect(feed).toEqual({
+      count: 600,
+      first: 1,
+      last: 600,
+      backwards: 0,
+      orphans: 0,
+      kinds: 6,
+      customers: expect.any(Number) as number,
+    });
+    expect(feed!.customers).toBeGreaterThan(1);
+    const [head] = await rowsOf<{ last: number; pruned: number }>(
+      database.db,
+      sql`SELECT last_position::int AS last, pruned_through::int AS pruned FROM change_feed_head`,
+    );
+    expect(head).toEqual({ last: 600, pruned: 0 });
+    expect(await indexesOf(database)).toEqual(migrated);
+
+    await loadDataset(options, spec, { database, createUsers: false });
+    const [emptied] = await rowsOf<{ count: number; last: number }>(
+      database.db,
+      sql`SELECT (SELECT count(*)::int FROM process_changes) AS count,
+                 (SELECT last_position::int FROM change_feed_head) AS last`,
+    );
+    expect(emptied).toEqual({ count: 0, last: 0 });
+  });
 });
 
 describe(densify.name, () => {
@@ -267,6 +316,15 @@ describe(formatTable.name, () => {
       'ok rss<300',
     ]);
     expect(texts({ scenario: 'detail-hit', p99: 9.9, rssMb: 300 })).toEqual(['ok p99<10', 'MISS rss<300']);
+    expect(texts({ scenario: 'list-channel-red', connections: 16, p99: 80 })).toEqual([
+      'MISS p99<80',
+      'ok rss<300',
+    ]);
+    expect(texts({ scenario: 'list-sea-import', connections: 4, p99: 80 })).toEqual(['ok rss<300']);
+    expect(texts({ scenario: 'changes-page-100', connections: 16, p99: 19 })).toEqual([
+      'ok p99<20',
+      'ok rss<300',
+    ]);
     expect(texts({ rps: 119, cpuMsPerRequest: null, rssMb: null }, 'pglite')).toEqual(['MISS rps>=120']);
     expect(texts({ requests: 0 })).toEqual(['MISS no answers']);
     expect(texts({ scenario: 'baseline-list-default', errors: 3 })).toEqual([]);

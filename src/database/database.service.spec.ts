@@ -5,7 +5,7 @@ import { DatabaseService } from './database.service.js';
 const onPostgres = TEST_DATABASE_TARGETS.includes('postgres') ? describe : describe.skip;
 
 onPostgres(`${DatabaseService.name} (postgres)`, () => {
-  it('plans every execution of a prepared statement afresh, whatever options DATABASE_URL carries', async () => {
+  it('plans every execution of a prepared statement afresh and never JIT-compiles, whatever options DATABASE_URL carries', async () => {
     const testDatabase = await createTestDatabase('postgres');
     const url = new URL(testDatabase.options.url!);
     url.searchParams.set('options', '-c statement_timeout=60000');
@@ -17,6 +17,7 @@ onPostgres(`${DatabaseService.name} (postgres)`, () => {
             .select({
               planCacheMode: sql<string>`current_setting('plan_cache_mode')`,
               statementTimeout: sql<string>`current_setting('statement_timeout')`,
+              jit: sql<string>`current_setting('jit')`,
             })
             .from(sql`(SELECT 1) AS one`),
         ),
@@ -24,7 +25,11 @@ onPostgres(`${DatabaseService.name} (postgres)`, () => {
 
       // Three at once: three connections of the pool, each set.
       expect(settings.flat()).toEqual(
-        Array.from({ length: 3 }, () => ({ planCacheMode: 'force_custom_plan', statementTimeout: '1min' })),
+        Array.from({ length: 3 }, () => ({
+          planCacheMode: 'force_custom_plan',
+          statementTimeout: '1min',
+          jit: 'off',
+        })),
       );
     } finally {
       await database.close();
