@@ -3,11 +3,14 @@ import type { ChildProcess } from 'node:child_process';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { PasswordHasher } from '../src/auth/password-hasher.service.js';
 import { UsersRepository } from '../src/auth/users/users.repository.js';
-import { CHANGES_CHANNEL } from '../src/changes/change-recorder.js';
+import { sql } from 'drizzle-orm';
+import { ChangeRecorder } from '../src/changes/change-recorder.js';
+import type { ChangeDraft } from '../src/changes/process-changes.js';
 import { DatabaseService } from '../src/database/database.service.js';
+import { rowsOf } from '../src/database/sql-rows.js';
+import type { ProcessStatus } from '../src/domain/process.vocabulary.js';
 import { startOperationsSimulatorServer } from '../src/operations/simulator/ops-sim.server.js';
 import { LARGE_CUSTOMER_ID, simulatorOf } from './dataset.js';
 import { readDatasetSpec } from './loader.js';
@@ -125,7 +128,8 @@ async function main(): Promise<void> {
   });
   const children: ChildProcess[] = [];
   const readers: StreamReader[] = [];
-  const pool = new pg.Pool({ connectionString: options.url, max: 2, application_name: 'bench-streams' });
+  // Writes the rounds' changes, as sync's page transactions would.
+  const writer = await DatabaseService.connect({ url: options.url, pgliteDir: '' });
   try {
     const service = await startService({
       url: options.url,
@@ -165,7 +169,7 @@ async function main(): Promise<void> {
       for (const reader of readers) reader.arrivals = [];
       const before = readers.map((reader) => reader.received);
       const rss = sampleRss(pid, 20);
-      const { committedAt, acme } = await writeChanges(pool, options.changes);
+      const { committedAt, acme } = await writeChanges(writer, options.changes);
       const expected = readers.map((reader) => (reader.user.staff ? options.changes : acme));
       const deadline = performance.now() + ROUND_TIMEOUT_MS;
       while (
@@ -208,7 +212,7 @@ async function main(): Promise<void> {
   } finally {
     for (const reader of readers) reader.request.destroy();
     for (const child of children) child.kill('SIGTERM');
-    await pool.end();
+    await writer.close();
     await simulator.close();
   }
 }
@@ -256,62 +260,39 @@ function openStream(url: string, user: StreamUser, token: string): Promise<Strea
 }
 
 /**
- * Writes `count` changes about processes picked at random in one transaction, the way
- * ChangeRecorder appends a sync page's: the head row moved and the rows inserted in one statement,
- * then `pg_notify` with the last position, delivered at COMMIT. Returns the instant just before
- * COMMIT was sent (performance.now) and how many of the changes are the large customer's.
+ * Writes `count` changes about processes picked at random in one transaction, through the
+ * service's own ChangeRecorder (head row moved, rows inserted, `pg_notify` delivered at COMMIT).
+ * Returns the instant just before COMMIT (performance.now) and how many are the large customer's.
  */
-async function writeChanges(pool: pg.Pool, count: number): Promise<{ committedAt: number; acme: number }> {
-  const { rows: picked } = await pool.query<{
+async function writeChanges(
+  database: DatabaseService,
+  count: number,
+): Promise<{ committedAt: number; acme: number }> {
+  const picked = await rowsOf<{
     numero: string;
     customer_id: string;
-    status: string;
+    status: ProcessStatus;
     updated_at: string;
   }>(
-    `SELECT numero, customer_id, status, updated_at FROM processes TABLESAMPLE SYSTEM (1) ORDER BY random() LIMIT $1`,
-    [count],
+    database.db,
+    sql`SELECT numero, customer_id, status, updated_at::text FROM processes TABLESAMPLE SYSTEM (1)
+         ORDER BY random() LIMIT ${count}`,
   );
   if (picked.length < count) throw new Error(`only ${picked.length} processes sampled`);
-  const rows = picked.map((process, i) => ({
-    customer_id: process.customer_id,
+  const drafts: ChangeDraft[] = picked.map((process, i) => ({
+    customerId: process.customer_id,
     numero: process.numero,
     kind: i % 2 === 0 ? 'PROCESS_UPDATED' : 'STATUS_CHANGED',
     status: process.status,
-    updated_at: process.updated_at,
+    updatedAt: process.updated_at,
     details: i % 2 === 0 ? null : { previousStatus: 'IN_TRANSIT' },
   }));
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const { rows: head } = await client.query<{ last_position: string }>(
-      `WITH head AS (
-         UPDATE change_feed_head
-            SET last_position = last_position + $1,
-                last_recorded_at = greatest(clock_timestamp(), last_recorded_at)
-          RETURNING last_position, last_recorded_at
-       ), appended AS (
-         INSERT INTO process_changes (position, recorded_at, customer_id, numero, kind, status, updated_at, details)
-         SELECT head.last_position - $1 + d.ordinal, head.last_recorded_at, d.customer_id,
-                d.numero, d.kind, d.status, d.updated_at, d.details
-           FROM head,
-                ROWS FROM (json_to_recordset($2::json)
-                             AS (customer_id text, numero text, kind text, status text,
-                                 updated_at timestamptz, details jsonb))
-                WITH ORDINALITY AS d(customer_id, numero, kind, status, updated_at, details, ordinal)
-       )
-       SELECT last_position::text FROM head`,
-      [count, JSON.stringify(rows)],
-    );
-    await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, head[0]!.last_position]);
-    const committedAt = performance.now();
-    await client.query('COMMIT');
-    return { committedAt, acme: rows.filter((row) => row.customer_id === LARGE_CUSTOMER_ID).length };
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  let committedAt = 0;
+  await database.db.transaction(async (tx) => {
+    await new ChangeRecorder().appendDrafts(tx, drafts);
+    committedAt = performance.now();
+  });
+  return { committedAt, acme: drafts.filter((draft) => draft.customerId === LARGE_CUSTOMER_ID).length };
 }
 
 function percentile(values: number[], p: number): number {

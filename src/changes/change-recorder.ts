@@ -43,18 +43,24 @@ export class ChangeRecorder {
     return new Map(rows.map(({ state }) => [state.numero, state]));
   }
 
-  /**
-   * Appends the changes of the written processes, and tells every listening instance at commit.
-   * Moving the head row locks it until this transaction ends: positions are handed out and
-   * committed in one order, and `recorded_at` never goes backwards along them.
-   */
+  /** Appends what writing `written` over their `stored` copies changes; returns the changes. */
   async append(
     tx: Executor,
     stored: Map<string, StoredProcess>,
     written: OperationsProcess[],
   ): Promise<ChangeDraft[]> {
     const drafts = written.flatMap((process) => changesBetween(stored.get(process.numero), process));
-    if (drafts.length === 0) return drafts;
+    await this.appendDrafts(tx, drafts);
+    return drafts;
+  }
+
+  /**
+   * Appends changes in order, and tells every listening instance at commit. Moving the head row
+   * locks it until this transaction ends: positions are handed out and committed in one order,
+   * and `recorded_at` never goes backwards along them.
+   */
+  async appendDrafts(tx: Executor, drafts: ChangeDraft[]): Promise<void> {
+    if (drafts.length === 0) return;
     const rows = drafts.map((draft) => ({
       customer_id: draft.customerId,
       numero: draft.numero,
@@ -84,6 +90,5 @@ export class ChangeRecorder {
       SELECT last_position::text AS "lastPosition" FROM head`,
     );
     await tx.execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${head?.lastPosition ?? ''})`);
-    return drafts;
   }
 }
