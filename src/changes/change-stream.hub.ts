@@ -14,7 +14,7 @@ import { DatabaseService } from '../database/database.service.js';
 import type { NotificationSubscription } from '../database/notification-listener.js';
 import { ChangeFeedMetrics } from '../metrics/change-feed.metrics.js';
 import { CHANGES_CHANNEL } from './change-recorder.js';
-import { ChangeStream, type StreamEndReason } from './change-stream.js';
+import { ChangeStream, changeEventOf, type ChangeEvent, type StreamEndReason } from './change-stream.js';
 import { ChangesRepository, type ChangeRow } from './changes.repository.js';
 import { toChangeDto } from './changes.service.js';
 
@@ -95,7 +95,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
     while (!stream.isEnded) {
       const fannedOutBefore = this.fannedOut;
       const rows = await this.repository.after(stream.position, READ_BATCH, stream.visibility);
-      if (!stream.deliver(rows.map(withDto))) return;
+      if (!stream.deliver(rows.map(eventOf))) return;
       if (rows.length === READ_BATCH) {
         await stream.drained();
         continue;
@@ -143,13 +143,13 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
 
   private fanOut(rows: ChangeRow[]): void {
     const now = this.clock.now().getTime();
-    const changes = rows.map(withDto);
+    const events = rows.map(eventOf);
     for (const stream of this.streams) {
       if (!stream.live) continue;
       const visible =
         stream.visibility.customerIds === null
-          ? changes
-          : changes.filter(({ customerId }) => stream.visibility.customerIds?.includes(customerId));
+          ? events
+          : events.filter(({ customerId }) => stream.visibility.customerIds?.includes(customerId));
       stream.deliver(visible);
       // Nothing else up to here is for this stream.
       stream.position = Math.max(stream.position, rows[rows.length - 1]?.position ?? 0);
@@ -167,6 +167,6 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
   }
 }
 
-function withDto(row: ChangeRow) {
-  return { position: row.position, customerId: row.customerId, change: toChangeDto(row) };
+function eventOf(row: ChangeRow): ChangeEvent {
+  return changeEventOf(row.position, row.customerId, toChangeDto(row));
 }

@@ -2,6 +2,21 @@ import type { Response } from 'express';
 import type { Visibility } from '../auth/authenticated-user.js';
 import type { ChangeDto } from './dto/change.response.dto.js';
 
+/** A change as one Server-Sent Event, its text written once however many streams it goes to. */
+export interface ChangeEvent {
+  position: number;
+  customerId: string;
+  text: string;
+}
+
+export function changeEventOf(position: number, customerId: string, change: ChangeDto): ChangeEvent {
+  return {
+    position,
+    customerId,
+    text: `id: ${change.cursor}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`,
+  };
+}
+
 /** Why a stream ended, as the metrics count it. */
 export type StreamEndReason = 'client-closed' | 'token-expired' | 'shutdown' | 'slow-consumer' | 'error';
 
@@ -48,13 +63,13 @@ export class ChangeStream {
     this.timers.push(setTimeout(() => this.end('token-expired'), expiry));
   }
 
-  /** Sends the changes after its position; false when the stream ended (it fell behind, or closed). */
-  deliver(changes: Array<{ position: number; change: ChangeDto }>): boolean {
-    for (const { position, change } of changes) {
+  /** Sends the events after its position; false when the stream ended (it fell behind, or closed). */
+  deliver(events: ChangeEvent[]): boolean {
+    for (const { position, text } of events) {
       if (this.ended) return false;
       if (position <= this.position) continue;
       this.position = position;
-      this.write(`id: ${change.cursor}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+      this.write(text);
     }
     return !this.ended;
   }
