@@ -5,7 +5,8 @@ import { AppConfig } from '../config/app.config.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
-import { JWT_ALGORITHM, JwtStrategy } from './jwt/jwt.strategy.js';
+import { jwtOptionsOf } from './jwt/jwt-options.js';
+import { JwtStrategy } from './jwt/jwt.strategy.js';
 import { PasswordHasher } from './password-hasher.service.js';
 import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 import { UserAccessService } from './users/user-access.service.js';
@@ -15,18 +16,7 @@ import { UsersRepository } from './users/users.repository.js';
   imports: [
     PassportModule,
     RateLimitModule,
-    JwtModule.registerAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        secret: config.jwt.secret,
-        signOptions: {
-          algorithm: JWT_ALGORITHM,
-          expiresIn: config.jwt.expiresInSeconds,
-          issuer: config.jwt.issuer,
-          audience: config.jwt.audience,
-        },
-      }),
-    }),
+    JwtModule.registerAsync({ inject: [AppConfig], useFactory: jwtOptionsOf }),
   ],
   controllers: [AuthController],
   providers: [AuthService, PasswordHasher, UsersRepository, UserAccessService, JwtStrategy, RequireJsonGuard],

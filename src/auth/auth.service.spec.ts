@@ -5,7 +5,7 @@ import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { loadAppConfig } from '../config/app.config.js';
 import type { LoginAttempt, LoginRateLimiter } from '../rate-limit/login-rate-limiter.js';
 import { AuthService } from './auth.service.js';
-import { JWT_ALGORITHM } from './jwt/jwt.strategy.js';
+import { jwtOptionsOf } from './jwt/jwt-options.js';
 import type { PasswordHasher } from './password-hasher.service.js';
 import type { UserRecord, UsersRepository } from './users/users.repository.js';
 
@@ -23,16 +23,8 @@ const PASSWORDS: Record<string, string> = { [ACME.passwordHash]: 'acme-pass-1' }
 
 describe(AuthService.name, () => {
   const config = loadAppConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET, JWT_EXPIRES_IN: '900' });
-  /** As AuthModule registers it: the defaults every token the service signs gets. */
-  const jwt = new JwtService({
-    secret: config.jwt.secret,
-    signOptions: {
-      algorithm: JWT_ALGORITHM,
-      expiresIn: config.jwt.expiresInSeconds,
-      issuer: config.jwt.issuer,
-      audience: config.jwt.audience,
-    },
-  });
+  /** As AuthModule registers it. */
+  const jwt = new JwtService(jwtOptionsOf(config));
   /** Everything that happened, in order: the limiter's calls and the lookups and hash checks. */
   let calls: string[];
   let users: Map<string, UserRecord>;
