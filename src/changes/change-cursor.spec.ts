@@ -1,7 +1,13 @@
-import { decodeCursor, encodeCursor } from './change-cursor.js';
+import { sql } from 'drizzle-orm';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
+import type { DatabaseService } from '../database/database.service.js';
+import { rowsOf } from '../database/sql-rows.js';
+import { decodeCursor, encodeCursor, sqlCursorOf } from './change-cursor.js';
+
+const POSITIONS = [0, 1, 499, 2 ** 40, Number.MAX_SAFE_INTEGER];
 
 describe('change cursors', () => {
-  it.each([0, 1, 499, 2 ** 40, Number.MAX_SAFE_INTEGER])('round-trips position %i', (position) => {
+  it.each(POSITIONS)('round-trips position %i', (position) => {
     const cursor = encodeCursor(position);
 
     expect(cursor).toMatch(/^[A-Za-z0-9_-]{16}$/);
@@ -23,5 +29,31 @@ describe('change cursors', () => {
     ]) {
       expect(decodeCursor(malformed)).toBeNull();
     }
+  });
+
+  describe.each(TEST_DATABASE_TARGETS)('written by PostgreSQL (%s)', (target) => {
+    let database: DatabaseService;
+    let dispose: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ database, dispose } = await connectTestDatabase(target));
+    });
+
+    afterAll(() => dispose());
+
+    it('matches the service’s own, byte for byte, including the alphabet’s - and _', async () => {
+      // Enough positions that some cursors hold every base64url character, - and _ among them.
+      const positions = [...POSITIONS, ...Array.from({ length: 300 }, (_, i) => 7919 * i ** 3 + i)];
+      const rows = await rowsOf<{ cursor: string }>(
+        database.db,
+        sql`SELECT ${sqlCursorOf(sql`p`)} AS cursor
+              FROM unnest(${`{${positions.join(',')}}`}::bigint[]) WITH ORDINALITY AS u(p, n) ORDER BY n`,
+      );
+      const written = rows.map((row) => row.cursor);
+
+      expect(written).toEqual(positions.map(encodeCursor));
+      expect(written.join('')).toMatch(/-/);
+      expect(written.join('')).toMatch(/_/);
+    });
   });
 });

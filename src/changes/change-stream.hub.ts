@@ -14,9 +14,8 @@ import { DatabaseService } from '../database/database.service.js';
 import type { NotificationSubscription } from '../database/notification-listener.js';
 import { ChangeFeedMetrics } from '../metrics/change-feed.metrics.js';
 import { CHANGES_CHANNEL } from './change-recorder.js';
-import { ChangeStream, changeEventOf, type ChangeEvent, type StreamEndReason } from './change-stream.js';
+import { ChangeStream, changeEventOf, type StreamEndReason } from './change-stream.js';
 import { ChangesRepository, type ChangeRow } from './changes.repository.js';
-import { toChangeDto } from './changes.service.js';
 
 /** Changes read per statement, by the fan-out and by a stream's replay. */
 const READ_BATCH = 500;
@@ -95,7 +94,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
     while (!stream.isEnded) {
       const fannedOutBefore = this.fannedOut;
       const rows = await this.repository.after(stream.position, READ_BATCH, stream.visibility);
-      if (!stream.deliver(rows.map(eventOf))) return;
+      if (!stream.deliver(rows.map(changeEventOf))) return;
       if (rows.length === READ_BATCH) {
         await stream.drained();
         continue;
@@ -143,7 +142,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
 
   private fanOut(rows: ChangeRow[]): void {
     const now = this.clock.now().getTime();
-    const events = rows.map(eventOf);
+    const events = rows.map(changeEventOf);
     for (const stream of this.streams) {
       if (!stream.live) continue;
       const visible =
@@ -165,8 +164,4 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
       this.logger.warn({ msg: 'a change stream fell behind and was closed', userId: stream.userId });
     }
   }
-}
-
-function eventOf(row: ChangeRow): ChangeEvent {
-  return changeEventOf(row.position, row.customerId, toChangeDto(row));
 }

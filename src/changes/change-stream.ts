@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Visibility } from '../auth/authenticated-user.js';
-import type { ChangeDto } from './dto/change.response.dto.js';
+import type { ChangeRow } from './changes.repository.js';
 
 /** A change as one Server-Sent Event, its text written once however many streams it goes to. */
 export interface ChangeEvent {
@@ -9,12 +9,9 @@ export interface ChangeEvent {
   text: string;
 }
 
-export function changeEventOf(position: number, customerId: string, change: ChangeDto): ChangeEvent {
-  return {
-    position,
-    customerId,
-    text: `id: ${change.cursor}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`,
-  };
+export function changeEventOf({ position, customerId, cursor, json }: ChangeRow): ChangeEvent {
+  // JSON text holds no raw line break (they are escaped in strings): one `data:` line.
+  return { position, customerId, text: `id: ${cursor}\nevent: change\ndata: ${json.text}\n\n` };
 }
 
 /** Why a stream ended, as the metrics count it. */

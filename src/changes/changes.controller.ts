@@ -1,9 +1,11 @@
-import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { visibilityOf, type AuthenticatedUser } from '../auth/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { tokenExpiresAtMs } from '../auth/jwt/token-expiry.js';
+import type { JsonText } from '../common/http/json-text.js';
+import { JsonTextInterceptor } from '../common/http/json-text.interceptor.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { InvalidRequestException } from '../common/problems/problem.exception.js';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit.openapi.js';
@@ -38,10 +40,11 @@ export class ChangesController {
   })
   @ApiOkResponse({ type: ChangesPageResponseDto, headers: RATE_LIMIT_HEADERS })
   @ApiProblemResponses(400, 401, 410, 429, 503)
+  @UseInterceptors(JsonTextInterceptor)
   list(
     @Query() query: ListChangesQueryDto,
     @CurrentUser() user: AuthenticatedUser,
-  ): Promise<ChangesPageResponseDto> {
+  ): Promise<JsonText<ChangesPageResponseDto>> {
     const limit = query.limit === undefined ? DEFAULT_CHANGES_LIMIT : Number(query.limit);
     return this.changes.page(query, limit, visibilityOf(user));
   }
@@ -89,7 +92,7 @@ export class ChangesController {
       ]);
     }
     const start = lastEventId === undefined ? query : { after: lastEventId };
-    const position = await this.changes.startPosition(start, 'end');
+    const position = await this.changes.streamStart(start);
     if (request.method === 'HEAD') {
       // Express answers HEAD with the GET route: the headers a stream would start with, no stream.
       response.status(200).type('text/event-stream').end();

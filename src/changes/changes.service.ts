@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Visibility } from '../auth/authenticated-user.js';
 import { Clock } from '../common/clock.js';
+import { JsonText } from '../common/http/json-text.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { AppConfig } from '../config/app.config.js';
 import { decodeCursor, encodeCursor } from './change-cursor.js';
 import { retainedSince } from './change-retention.js';
-import { ChangesRepository, type ChangeRow } from './changes.repository.js';
-import type { ChangeDto, ChangesPageResponseDto } from './dto/change.response.dto.js';
+import { ChangesRepository, type FeedExtent } from './changes.repository.js';
+import type { ChangesPageResponseDto } from './dto/change.response.dto.js';
 
 /** Where to start reading: after a cursor, from an instant, or (neither) at one end of the feed. */
 export interface FeedStart {
@@ -28,48 +29,43 @@ export class ChangesService {
   ) {}
 
   /**
-   * The position a reading starts after. With neither `after` nor `since`, the page starts at the
-   * oldest retained change and a stream at the current end. A cursor or instant older than the
-   * retained changes (or a cursor from a database the feed was since reset in) is 410.
+   * The position a stream starts after. With neither `after` nor `since` it starts at the current
+   * end of the feed. A cursor or instant older than the retained changes (or a cursor from a
+   * database the feed was since reset in) is 410.
    */
-  async startPosition(start: FeedStart, whenUnset: 'oldest' | 'end'): Promise<number> {
+  async streamStart(start: FeedStart): Promise<number> {
+    const position = await this.explicitStart(start);
+    const extent = await this.repository.extent();
+    if (position === null) return extent.lastPosition;
+    if (start.after !== undefined) assertWithin(extent, position);
+    return position;
+  }
+
+  /** A page after `start`, or from the oldest retained change; its extent is read with it. */
+  async page(start: FeedStart, limit: number, visibility: Visibility): Promise<JsonText<ChangesPageResponseDto>> {
+    const position = await this.explicitStart(start);
+    const page = await this.repository.page(position, limit, visibility);
+    if (position !== null && start.after !== undefined) assertWithin(page.extent, position);
+    return JsonText.object<ChangesPageResponseDto>({
+      data: page.items,
+      next: encodeCursor(page.lastPosition ?? position ?? page.extent.prunedThrough),
+      hasMore: page.hasMore,
+    });
+  }
+
+  /** The position `after` or `since` stands for, or null with neither. */
+  private async explicitStart(start: FeedStart): Promise<number | null> {
     if (start.since !== undefined) {
       if (Date.parse(start.since) < retainedSince(this.config, this.clock).getTime()) throw cursorExpired();
       return this.repository.positionBefore(new Date(start.since));
     }
-    const extent = await this.repository.extent();
-    if (start.after === undefined) return whenUnset === 'oldest' ? extent.prunedThrough : extent.lastPosition;
     // The query DTO only lets well-formed cursors through.
-    const position = decodeCursor(start.after) ?? 0;
-    if (position < extent.prunedThrough || position > extent.lastPosition) throw cursorExpired();
-    return position;
-  }
-
-  async page(start: FeedStart, limit: number, visibility: Visibility): Promise<ChangesPageResponseDto> {
-    const position = await this.startPosition(start, 'oldest');
-    // One more than asked tells whether more are there.
-    const rows = await this.repository.after(position, limit + 1, visibility);
-    const data = rows.slice(0, limit).map(toChangeDto);
-    const last = rows[Math.min(rows.length, limit) - 1];
-    return {
-      data,
-      next: encodeCursor(last?.position ?? position),
-      hasMore: rows.length > limit,
-    };
+    return start.after === undefined ? null : (decodeCursor(start.after) ?? 0);
   }
 }
 
-/** A stored change as the API shows it. */
-export function toChangeDto(row: ChangeRow): ChangeDto {
-  return {
-    cursor: encodeCursor(row.position),
-    recordedAt: row.recordedAt,
-    kind: row.kind,
-    numero: row.numero,
-    status: row.status as ChangeDto['status'],
-    updatedAt: row.updatedAt,
-    ...row.details,
-  };
+function assertWithin(extent: FeedExtent, position: number): void {
+  if (position < extent.prunedThrough || position > extent.lastPosition) throw cursorExpired();
 }
 
 function cursorExpired(): ProblemException {

@@ -7,6 +7,7 @@ import {
   date,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -258,8 +259,11 @@ export const processChanges = pgTable(
     kind: text('kind', { enum: CHANGE_KINDS }).notNull(),
     status: text('status', { enum: PROCESS_STATUSES }).notNull(),
     updatedAt: instant('updated_at').notNull(),
-    /** What the kind adds: `previousStatus`, the `follow` event, or the `customs` declaration. */
-    details: jsonb('details').$type<Record<string, unknown>>(),
+    /**
+     * What the kind adds: `previousStatus`, the `follow` event, or `customsChannel`. `json`, not
+     * `jsonb`: kept as the recorder wrote it (compact) and sent as it is, never queried inside.
+     */
+    details: json('details').$type<Record<string, unknown>>(),
   },
   (table) => [
     // A customer's feed from a position, read in order from the index at any depth.

@@ -115,6 +115,12 @@ describe('the SQL the repositories send', () => {
       changes.after(0, 100, ONE_CUSTOMER),
     );
     await capture('changes.repository.sql', 'after: as staff', () => changes.after(0, 100, STAFF));
+    await capture('changes.repository.sql', 'page: as one customer, after a position', () =>
+      changes.page(0, 100, ONE_CUSTOMER),
+    );
+    await capture('changes.repository.sql', 'page: as staff, from the oldest', () =>
+      changes.page(null, 100, STAFF),
+    );
     await capture('changes.repository.sql', 'positionBefore', () =>
       changes.positionBefore(new Date('2026-03-01T00:00:00Z')),
     );
