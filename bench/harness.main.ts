@@ -468,11 +468,10 @@ async function explainChanges(url: string, users: BenchUserKey[], positions: num
     const depths = [positions[0]!, positions[Math.floor(positions.length / 2)]!, positions.at(-1)!];
     for (const user of users) {
       for (const position of depths) {
-        // The service asks for one more than the page, to tell whether more are there.
         const statement = await captureChangesStatement(
           client,
           position,
-          FEED_PAGE_LIMIT + 1,
+          FEED_PAGE_LIMIT,
           visibilityOf(user),
         );
         explained.push(

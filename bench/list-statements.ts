@@ -49,7 +49,7 @@ export function criteriaOf(queryString: string) {
   return dto.toCriteria();
 }
 
-/** The statement ChangesRepository runs for a page of the feed after `position`, captured likewise. */
+/** The statement ChangesRepository runs for a page of the feed after `position` (with the feed's extent), captured likewise. */
 export async function captureChangesStatement(
   client: pg.Pool | pg.Client,
   position: number,
@@ -61,7 +61,7 @@ export async function captureChangesStatement(
     schema,
     logger: { logQuery: (text, values) => void captured.push({ text, values }) },
   });
-  await new ChangesRepository({ db } as unknown as DatabaseService).after(position, limit, visibility);
+  await new ChangesRepository({ db } as unknown as DatabaseService).page(position, limit, visibility);
   const [page] = captured;
   if (page === undefined) throw new Error('the repository ran no statement');
   return page;
