@@ -207,7 +207,7 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
       expect(await redis.zcard(leases)).toBe(STREAMS_PER_USER);
 
       const refused = await fetch(streamUrlOf(instanceB), { headers });
-      const problem = await refused.json();
+      const problem = (await refused.json()) as { detail?: string };
       expectRateLimited({
         status: refused.status,
         headers: Object.fromEntries(refused.headers),
