@@ -11,9 +11,11 @@ import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { deleteKeys, TEST_REDIS_URL, testRedisAnswers, uniqueKeyPrefix } from './support/test-redis.js';
+import { waitUntil } from './support/wait-until.js';
 
 const SUITE = 'Several instances on one PostgreSQL and one Redis';
 const PER_USER_PER_MINUTE = 6;
+const STREAMS_PER_USER = 2;
 
 async function canRun(): Promise<boolean> {
   if (process.env.TEST_DATABASE_URL === undefined) {
@@ -47,6 +49,7 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
         REDIS_URL: redisUrl,
         TRUST_PROXY: '1',
         RATE_LIMIT_PER_USER_PER_MINUTE: String(PER_USER_PER_MINUTE),
+        CHANGES_STREAMS_PER_USER: String(STREAMS_PER_USER),
       },
       override: (builder) =>
         builder
@@ -61,6 +64,8 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
     gateway.put(process, anOperationsDetail(process));
     instanceA = await startInstance(TEST_REDIS_URL);
     instanceB = await startInstance(TEST_REDIS_URL, instanceA);
+    await instanceA.app.listen(0, '127.0.0.1');
+    await instanceB.app.listen(0, '127.0.0.1');
     await syncNow(instanceA);
     await instanceA.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
     await instanceA.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
@@ -77,6 +82,10 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
 
   const login = (instance: TestApp, body: Record<string, unknown>, from: string) =>
     instance.http.post('/api/auth/login').set('X-Forwarded-For', from).send(body);
+
+  /** Streams need a real socket: supertest cannot read an endless response. */
+  const streamUrlOf = (instance: TestApp) =>
+    `http://127.0.0.1:${(instance.app.getHttpServer().address() as AddressInfo).port}/api/changes/stream`;
 
   it('counts failed logins of one user name from one address across instances', async () => {
     for (let attempt = 0; attempt < 10; attempt += 1) {
@@ -160,13 +169,9 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
   });
 
   it('delivers a change recorded by one instance’s sync to the streams of the other', async () => {
-    await instanceB.app.listen(0, '127.0.0.1');
-    const { port } = instanceB.app.getHttpServer().address() as AddressInfo;
     await instanceA.addUser({ username: 'watcher', password: 'watcher-pass-1', role: 'staff' });
     const token = await instanceB.login('watcher', 'watcher-pass-1');
-    const stream = await SseClient.open(`http://127.0.0.1:${port}/api/changes/stream`, {
-      Authorization: `Bearer ${token}`,
-    });
+    const stream = await SseClient.open(streamUrlOf(instanceB), { Authorization: `Bearer ${token}` });
     try {
       expect(stream.response.status).toBe(200);
       const arrived = anOperationsProcess({ numero: 'IMP-2026-000952', updatedAt: '2026-03-02T00:00:00Z' });
@@ -184,6 +189,42 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
     }
   });
 
+  it('shares the per-user stream limit: streams held on one instance count on the other', async () => {
+    const userId = await instanceA.addUser({
+      username: 'streamer',
+      password: 'streamer-pass-1',
+      role: 'staff',
+    });
+    const headers = { Authorization: `Bearer ${await instanceA.login('streamer', 'streamer-pass-1')}` };
+    const leases = `${keyPrefix}change-streams:${userId}`;
+    // Each open counts against the per-user request limit too (6 a minute here): no retries.
+    const streams = [
+      await SseClient.open(streamUrlOf(instanceA), headers),
+      await SseClient.open(streamUrlOf(instanceA), headers),
+    ];
+    try {
+      expect(streams.map((stream) => stream.response.status)).toEqual([200, 200]);
+      expect(await redis.zcard(leases)).toBe(STREAMS_PER_USER);
+
+      const refused = await fetch(streamUrlOf(instanceB), { headers });
+      const problem = (await refused.json()) as { detail?: string };
+      expectRateLimited({
+        status: refused.status,
+        headers: Object.fromEntries(refused.headers),
+        body: problem,
+      });
+      expect(problem.detail).toMatch(/open change streams/);
+
+      streams[0]?.close();
+      await waitUntil(async () => (await redis.zcard(leases)) < STREAMS_PER_USER);
+      streams.push(await SseClient.open(streamUrlOf(instanceB), headers));
+      expect(streams[2]?.response.status).toBe(200);
+      expect(await redis.zcard(leases)).toBe(STREAMS_PER_USER);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
   it('keeps every key under its prefix', async () => {
     const keys = await redis.keys(`${keyPrefix}*`);
     expect(keys).toEqual(
@@ -195,7 +236,7 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
     );
   });
 
-  it('keeps an instance whose Redis is down answering: logins, lists, and details as cache misses', async () => {
+  it('keeps an instance whose Redis is down answering: logins, lists, details as cache misses, streams', async () => {
     const instanceC = await startInstance(`redis://127.0.0.1:${await closedPort()}`, instanceA);
     try {
       gateway.detailCalls = [];
@@ -208,6 +249,11 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
         .expect(200);
       expect(detail.body.enrichment.status).toBe('FRESH');
       expect(gateway.detailCalls).toEqual([process.numero]);
+
+      await instanceC.app.listen(0, '127.0.0.1');
+      const stream = await SseClient.open(streamUrlOf(instanceC), { Authorization: `Bearer ${token}` });
+      stream.close();
+      expect(stream.response.status).toBe(200);
     } finally {
       await instanceC.close();
     }

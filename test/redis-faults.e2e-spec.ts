@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
@@ -5,6 +6,7 @@ import { REDIS_KEY_PREFIX } from '../src/redis/redis-key-prefix.js';
 import { REDIS_COMMAND_TIMEOUT_MS, REDIS_PROBE_INTERVAL_MS } from '../src/redis/redis.connection.js';
 import { anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { TestApp } from './support/test-app.js';
@@ -77,6 +79,17 @@ const PER_USER_LIMIT = 12;
     expect(skipping).toBeLessThan(10 * REDIS_COMMAND_TIMEOUT_MS);
     // As fast as with Redis answering, give or take a generous factor for a loaded machine.
     expect(skipping).toBeLessThan(normal * 4 + 200);
+
+    // A change stream opens as promptly, its lease counted in this instance's memory.
+    await testApp.app.listen(0, '127.0.0.1');
+    const { port } = testApp.app.getHttpServer().address() as AddressInfo;
+    const streamStarted = performance.now();
+    const stream = await SseClient.open(`http://127.0.0.1:${port}/api/changes/stream`, {
+      Authorization: `Bearer ${token}`,
+    });
+    stream.close();
+    expect(stream.response.status).toBe(200);
+    expect(performance.now() - streamStarted).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS);
     const sentDuringSkip = proxy.bytesToServer - sentBefore;
     // At most the background probe's PINGs (14 bytes each) got through to the frozen proxy.
     expect(sentDuringSkip).toBeLessThan(100);

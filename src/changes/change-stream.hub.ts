@@ -14,6 +14,7 @@ import { DatabaseService } from '../database/database.service.js';
 import type { NotificationSubscription } from '../database/notification-listener.js';
 import { ChangeFeedMetrics } from '../metrics/change-feed.metrics.js';
 import { CHANGES_CHANNEL } from './change-recorder.js';
+import { ChangeStreamLeases } from './change-stream-leases.js';
 import { ChangeStream, changeEventOf, type StreamEndReason } from './change-stream.js';
 import { ChangesRepository, type ChangeRow } from './changes.repository.js';
 
@@ -44,6 +45,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly metrics: ChangeFeedMetrics,
+    private readonly leases: ChangeStreamLeases,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -62,23 +64,31 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   /**
-   * Opens a stream that starts after `position`. Refused (429) beyond the per-user limit before
-   * anything is sent. The replay reads visible changes page by page; each round first notes how
-   * far the fan-out has gone, and once a round comes back short, every visible change up to that
-   * point has been sent: if the fan-out has not moved meanwhile, the stream joins it (in the same
-   * tick, so no batch falls between), otherwise it replays again.
+   * Opens a stream that starts after `position`. Refused (429) before anything is sent when the
+   * user already holds the limit (see {@link ChangeStreamLeases}). The replay reads visible changes
+   * page by page; each round first notes how far the fan-out has gone, and once a round comes back
+   * short, every visible change up to that point has been sent: if the fan-out has not moved
+   * meanwhile, the stream joins it (in the same tick, so no batch falls between), otherwise it
+   * replays again.
    */
   async open(response: Response, user: AuthenticatedUser, position: number, tokenExpiresAtMs: number) {
     const { streamsPerUser, heartbeatSeconds } = this.config.changes;
-    if ([...this.streams].filter((stream) => stream.userId === user.id).length >= streamsPerUser) {
+    const lease = await this.leases.acquire(user.id);
+    if (lease === null) {
       throw new ProblemException(PROBLEM_TYPES.rateLimited, {
         detail: `At most ${streamsPerUser} open change streams per user: close one first`,
         headers: { 'Retry-After': String(STREAM_LIMIT_RETRY_AFTER_S) },
       });
     }
-    const stream = new ChangeStream(user.id, visibilityOf(user), position, response, (ended, reason) =>
-      this.ended(ended, reason),
-    );
+    // A client gone while the lease was taken would never tell the stream it closed.
+    if (response.destroyed) {
+      lease.release();
+      return;
+    }
+    const stream = new ChangeStream(user.id, visibilityOf(user), position, response, (ended, reason) => {
+      lease.release();
+      this.ended(ended, reason);
+    });
     this.streams.add(stream);
     this.metrics.streamOpened();
     stream.open(heartbeatSeconds * 1000, tokenExpiresAtMs - this.clock.now().getTime());

@@ -1,15 +1,36 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../common/clock.module.js';
+import { AppConfig } from '../config/app.config.js';
+import { RedisConnection } from '../redis/redis.connection.js';
+import { RedisModule } from '../redis/redis.module.js';
+import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
 import { ChangeRetention } from './change-retention.js';
+import { ChangeStreamLeases, MemoryChangeStreamLeases } from './change-stream-leases.js';
 import { ChangeStreamHub } from './change-stream.hub.js';
 import { ChangesController } from './changes.controller.js';
 import { ChangesRepository } from './changes.repository.js';
 import { ChangesService } from './changes.service.js';
+import { RedisChangeStreamLeases } from './redis-change-stream-leases.js';
 
 /** The change feed: `GET /api/changes`, its live stream, and the retention of recorded changes. */
 @Module({
-  imports: [ClockModule],
+  imports: [ClockModule, RedisModule],
   controllers: [ChangesController],
-  providers: [ChangesRepository, ChangesService, ChangeStreamHub, ChangeRetention],
+  providers: [
+    ChangesRepository,
+    ChangesService,
+    ChangeStreamHub,
+    ChangeRetention,
+    {
+      provide: ChangeStreamLeases,
+      inject: [RedisConnection, REDIS_KEY_PREFIX, AppConfig],
+      useFactory: (redis: RedisConnection, keyPrefix: string, config: AppConfig): ChangeStreamLeases => {
+        const { streamsPerUser, heartbeatSeconds } = config.changes;
+        return redis.client === null
+          ? new MemoryChangeStreamLeases(streamsPerUser)
+          : new RedisChangeStreamLeases(redis, keyPrefix, streamsPerUser, heartbeatSeconds * 1000);
+      },
+    },
+  ],
 })
 export class ChangesModule {}
