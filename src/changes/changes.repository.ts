@@ -65,8 +65,9 @@ export class ChangesRepository {
       visibility.customerIds === null
         ? await rowsOf<StoredRow>(
             this.database.db,
-            sql`SELECT ${COLUMNS} FROM process_changes
-                 WHERE position > ${position} ORDER BY position LIMIT ${limit}`,
+            // Qualified: a bare `position` here would name COLUMNS' text output and order 10 before 9.
+            sql`SELECT ${COLUMNS} FROM process_changes pc
+                 WHERE pc.position > ${position} ORDER BY pc.position LIMIT ${limit}`,
           )
         : await rowsOf<StoredRow>(
             this.database.db,

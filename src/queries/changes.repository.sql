@@ -16,8 +16,8 @@ ORDER BY c.position::bigint LIMIT $4;
 -- after: as staff
 SELECT position::text, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS recorded_at,
 (extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms,
-kind, numero, status, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at, details, customer_id FROM process_changes
-WHERE position > $1 ORDER BY position LIMIT $2;
+kind, numero, status, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at, details, customer_id FROM process_changes pc
+WHERE pc.position > $1 ORDER BY pc.position LIMIT $2;
 
 -- positionBefore
 SELECT coalesce(
