@@ -21,6 +21,22 @@ const acme = { id: 'acme', name: 'ACME Importadora Ltda' };
 const globex = { id: 'globex', name: 'Globex Comércio S.A.' };
 const STREAMS_PER_USER = 2;
 
+/** The first `count` events of a stream, each a change whose `id:` is its cursor. */
+const changesOf = (client: SseClient, count: number, timeoutMs?: number) =>
+  client.waitForEvents(count, timeoutMs).then((events) =>
+    events.map((event) => {
+      expect(event.event).toBe('change');
+      const change = JSON.parse(event.data) as Change;
+      expect(event.id).toBe(change.cursor);
+      return change;
+    }),
+  );
+
+const baseUrlOf = async (testApp: TestApp): Promise<string> => {
+  await testApp.app.listen(0, '127.0.0.1');
+  return `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+};
+
 describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) => {
   let testApp: TestApp;
   let gateway: FakeOperationsGateway;
@@ -61,16 +77,6 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     return (response.body as { data: Change[] }).data;
   };
 
-  const changesOf = (client: SseClient, count: number) =>
-    client.waitForEvents(count).then((events) =>
-      events.map((event) => {
-        expect(event.event).toBe('change');
-        const change = JSON.parse(event.data) as Change;
-        expect(event.id).toBe(change.cursor);
-        return change;
-      }),
-    );
-
   beforeEach(async () => {
     gateway = new FakeOperationsGateway();
     testApp = await TestApp.start({
@@ -78,8 +84,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
       env: { CHANGES_HEARTBEAT_S: '1', CHANGES_STREAMS_PER_USER: String(STREAMS_PER_USER) },
       override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),
     });
-    await testApp.app.listen(0, '127.0.0.1');
-    baseUrl = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+    baseUrl = await baseUrlOf(testApp);
     await testApp.addCustomers(acme, globex);
     await testApp.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
     await testApp.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
@@ -232,6 +237,150 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     // afterEach closes it again: harmless.
   });
 });
+
+const RESTART_SUITE = 'GET /api/changes/stream across a restart of the service (postgres)';
+// An in-memory PGlite goes with its instance: only a PostgreSQL database outlives one.
+const canRestart = process.env.TEST_DATABASE_URL !== undefined;
+if (!canRestart) {
+  console.error(
+    `${RESTART_SUITE}: SKIPPED, needs TEST_DATABASE_URL (the new instance opens the old one's database)`,
+  );
+}
+
+interface Reader {
+  token: string;
+  customerIds: string[] | null;
+  stream: SseClient;
+  /** What its stream got from the first instance. */
+  seen: Change[];
+}
+
+(canRestart ? describe : describe.skip)(RESTART_SUITE, () => {
+  const gateway = new FakeOperationsGateway();
+  const upstreamProcesses = new Map<string, OperationsProcess>();
+  /** What each upstream revision should add to the feed, in the order the syncs record them. */
+  const recorded: Array<{ customerId: string; change: string }> = [];
+  const clients: SseClient[] = [];
+  let stopped: TestApp | undefined;
+  let restarted: TestApp | undefined;
+  let revision = 0;
+
+  /** One revision upstream, a minute after the last, so that sync records it after the others. */
+  const publish = (process: OperationsProcess, kind: string) => {
+    revision += 1;
+    const revised = { ...process, updatedAt: new Date(Date.UTC(2026, 3, 1, 0, revision)).toISOString() };
+    upstreamProcesses.set(revised.numero, revised);
+    gateway.put(revised);
+    recorded.push({ customerId: revised.customer.id, change: `${kind} ${revised.numero}` });
+  };
+  const add = (numero: string, customer: { id: string; name: string }) =>
+    publish(anOperationsProcess({ numero, customer }), 'PROCESS_ADDED');
+  const arrive = (numero: string) => {
+    const process = upstreamProcesses.get(numero);
+    if (process === undefined) throw new Error(`${numero} was never published`);
+    publish({ ...process, status: 'ARRIVED' }, 'STATUS_CHANGED');
+  };
+  const recordedFor = (customerIds: string[] | null) =>
+    recorded
+      .filter(({ customerId }) => customerIds === null || customerIds.includes(customerId))
+      .map(({ change }) => change);
+
+  const startInstance = (sharingDatabaseOf?: TestApp) =>
+    TestApp.start({
+      target: 'postgres',
+      ...(sharingDatabaseOf !== undefined && { sharingDatabaseOf }),
+      env: { CHANGES_HEARTBEAT_S: '1' },
+      override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),
+    });
+
+  const open = async (baseUrl: string, token: string, lastEventId?: string) => {
+    const client = await SseClient.open(`${baseUrl}/api/changes/stream`, {
+      Authorization: `Bearer ${token}`,
+      ...(lastEventId !== undefined && { 'Last-Event-ID': lastEventId }),
+    });
+    expect(client.response.status).toBe(200);
+    clients.push(client);
+    return client;
+  };
+
+  /** The whole feed as `token`'s user reads it page by page. */
+  const wholeFeed = async (testApp: TestApp, token: string): Promise<Change[]> => {
+    const changes: Change[] = [];
+    let after = '';
+    for (;;) {
+      const page = (
+        await testApp.http
+          .get(`/api/changes?limit=100${after}`)
+          .set('Authorization', `Bearer ${token}`)
+          .expect(200)
+      ).body as { data: Change[]; next: string; hasMore: boolean };
+      changes.push(...page.data);
+      after = `&after=${page.next}`;
+      if (!page.hasMore) return changes;
+    }
+  };
+
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    await restarted?.close();
+    // Its app is closed already (harmless again); this drops the database both instances used.
+    await stopped?.close();
+  });
+
+  it('resumes on the new instance after Last-Event-ID: what was missed while down, in order and once, then live', async () => {
+    stopped = await startInstance();
+    await stopped.addCustomers(acme, globex);
+    await stopped.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
+    await stopped.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
+    const acmeToken = await stopped.login('acme', 'acme-pass-1');
+    const staffToken = await stopped.login('operator', 'operator-pass-1');
+    const firstUrl = await baseUrlOf(stopped);
+    const readers: Reader[] = [
+      { token: acmeToken, customerIds: ['acme'], stream: await open(firstUrl, acmeToken), seen: [] },
+      { token: staffToken, customerIds: null, stream: await open(firstUrl, staffToken), seen: [] },
+    ];
+    for (let index = 0; index < 12; index += 1) add(`IMP-${index}`, index % 3 === 0 ? globex : acme);
+    await syncNow(stopped);
+    for (const reader of readers) {
+      reader.seen = await changesOf(reader.stream, recordedFor(reader.customerIds).length);
+    }
+
+    await stopped.app.close();
+    await Promise.all(readers.map(({ stream }) => stream.waitForClose()));
+    restarted = await startInstance(stopped);
+    // While no client is connected: more than one replay batch (500) of changes, some of them
+    // moving processes the clients saw added.
+    for (let index = 12; index < 560; index += 1) {
+      add(`IMP-${index}`, index % 3 === 0 ? globex : acme);
+      if (index % 100 === 0) arrive(`IMP-${index / 100}`);
+    }
+    await syncNow(restarted);
+    const secondUrl = await baseUrlOf(restarted);
+    for (const reader of readers) {
+      reader.stream = await open(secondUrl, reader.token, reader.seen.at(-1)?.cursor);
+      const missed = recordedFor(reader.customerIds).slice(reader.seen.length);
+      const replayed = await changesOf(reader.stream, missed.length, 20_000);
+      expect(replayed.map(describeChange)).toEqual(missed);
+    }
+    add('IMP-560', acme);
+    add('IMP-561', globex);
+    arrive('IMP-7');
+    await syncNow(restarted);
+
+    for (const reader of readers) {
+      const history = recordedFor(reader.customerIds);
+      const sinceRestart = await changesOf(reader.stream, history.length - reader.seen.length);
+      // Two heartbeats after the last change: time for anything extra to have come.
+      await reader.stream.waitForComments(reader.stream.comments.length + 2);
+      expect(reader.stream.events).toHaveLength(sinceRestart.length);
+      expect([...reader.seen, ...sinceRestart].map(describeChange)).toEqual(history);
+      // Across the restart the streams served the feed exactly as a page reader gets it.
+      expect([...reader.seen, ...sinceRestart]).toEqual(await wholeFeed(restarted, reader.token));
+    }
+  }, 60_000);
+});
+
+const describeChange = (change: Change) => `${change.kind} ${change.numero}`;
 
 function todayMinus(days: number): string {
   return new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);

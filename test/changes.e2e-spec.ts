@@ -209,6 +209,23 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
     expect(empty).toEqual({ data: [], next: last, hasMore: false });
   });
 
+  it('pages staff’s feed (every customer’s) in recording order too, past position 9', async () => {
+    const numeros = Array.from({ length: 25 }, (_, index) => `IMP-${String(index).padStart(3, '0')}`);
+    gateway.putAll(
+      ...numeros.map((numero, index) =>
+        anOperationsProcess({ numero, customer: index % 5 === 0 ? globex : acme }),
+      ),
+    );
+    await syncNow(testApp);
+
+    const everything = await readAll(null, staffToken, 500);
+    const inSevens = await readAll(null, staffToken, 7);
+
+    // One sync page, same updatedAt: recorded in numero order.
+    expect(everything.changes.map((change) => change.numero)).toEqual(numeros);
+    expect(inSevens.changes).toEqual(everything.changes);
+  });
+
   it('never skips a change while a reader follows cursors during a sync of many pages', async () => {
     gateway.putAll(
       ...Array.from({ length: 450 }, (_, index) =>
