@@ -31,6 +31,27 @@ describe('change cursors', () => {
     }
   });
 
+  it('refuses every cursor one character away from one it wrote', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    for (const position of [...POSITIONS, 5_200_000, 123_456_789_012]) {
+      const cursor = encodeCursor(position);
+      for (let index = 0; index < cursor.length; index++) {
+        for (const character of alphabet.replace(cursor[index]!, '')) {
+          const typo = `${cursor.slice(0, index)}${character}${cursor.slice(index + 1)}`;
+          expect([typo, decodeCursor(typo)]).toEqual([typo, null]);
+        }
+      }
+    }
+  });
+
+  it.each([
+    ['AAAAAAAAAAOud2pE', 3],
+    ['AAAAAAAAAAQ-J4w1', 4],
+    ['AAAAAABPWIDMA6B2', 5_200_000],
+  ])('still reads %s, written by the previous checksum, as position %i', (cursor, position) => {
+    expect(decodeCursor(cursor)).toBe(position);
+  });
+
   describe.each(TEST_DATABASE_TARGETS)('written by PostgreSQL (%s)', (target) => {
     let database: DatabaseService;
     let dispose: () => Promise<void>;

@@ -74,7 +74,7 @@ export class ChangesController {
     description: 'An endless `text/event-stream`: `event: change`, `id: <cursor>`, `data: <Change as JSON>`',
     content: {
       'text/event-stream': {
-        schema: { type: 'string', example: 'id: AAAAAAAAAAEJg2Hy\nevent: change\ndata: {…}\n\n' },
+        schema: { type: 'string', example: 'id: AAAAAAAAAQn44-hy\nevent: change\ndata: {…}\n\n' },
       },
     },
     headers: RATE_LIMIT_HEADERS,

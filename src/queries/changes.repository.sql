@@ -15,7 +15,7 @@ SELECT * FROM process_changes own
 WHERE own.customer_id = v.customer_id AND own.position > $2
 ORDER BY own.position LIMIT $3) AS pc
 ORDER BY pc.position LIMIT $4) AS c
-CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(sha256('process-changes:'::bytea || int8send(c.position)), 1, 4), 'base64'), '+/', '-_') AS cursor) AS k
+CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
 CROSS JOIN LATERAL (
 SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
 c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r
@@ -28,7 +28,7 @@ FROM (SELECT c.position, k.cursor, c.customer_id,
 left(row_to_json(common)::text, -1)
 || coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
 FROM (SELECT * FROM process_changes WHERE position > $1 ORDER BY position LIMIT $2) AS c
-CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(sha256('process-changes:'::bytea || int8send(c.position)), 1, 4), 'base64'), '+/', '-_') AS cursor) AS k
+CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
 CROSS JOIN LATERAL (
 SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
 c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r
@@ -52,7 +52,7 @@ SELECT * FROM process_changes own
 WHERE own.customer_id = v.customer_id AND own.position > coalesce($5::bigint, h.pruned_through)
 ORDER BY own.position LIMIT $6) AS pc
 ORDER BY pc.position LIMIT $7) AS c
-CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(sha256('process-changes:'::bytea || int8send(c.position)), 1, 4), 'base64'), '+/', '-_') AS cursor) AS k
+CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
 CROSS JOIN LATERAL (
 SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
 c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r) AS r
@@ -71,7 +71,7 @@ FROM (SELECT c.position, k.cursor, c.customer_id,
 left(row_to_json(common)::text, -1)
 || coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
 FROM (SELECT * FROM process_changes WHERE position > coalesce($4::bigint, h.pruned_through) ORDER BY position LIMIT $5) AS c
-CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(sha256('process-changes:'::bytea || int8send(c.position)), 1, 4), 'base64'), '+/', '-_') AS cursor) AS k
+CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
 CROSS JOIN LATERAL (
 SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
 c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r) AS r

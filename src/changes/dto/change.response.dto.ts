@@ -12,7 +12,7 @@ export class ChangeDto {
   @ApiProperty({
     description:
       'This change’s place in the feed: ask with `after=<cursor>` (or `Last-Event-ID`) to go on after it',
-    example: 'AAAAAAAAAAEJg2Hy',
+    example: 'AAAAAAAAAQn44-hy',
     maxLength: 16,
   })
   cursor!: string;
