@@ -5,7 +5,7 @@ import { currentRequestId } from './request-context.js';
 
 /** Where log lines go: stdout unless a test hands in a stream of its own. */
 export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
-/** The service's one pino instance; request loggers are its children. */
+/** The service's one pino instance. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
 export type RootLogger = PinoInstance;
@@ -22,11 +22,9 @@ export function createRootLogger(config: AppConfig, destination: DestinationStre
     formatters: { level: (label) => ({ level: label }) },
     serializers: LOG_SERIALIZERS,
     redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
-    mixin: (_object, _level, logger) => {
+    mixin: () => {
       const requestId = currentRequestId();
-      // The request logger has the id bound already.
-      if (requestId === undefined || 'requestId' in logger.bindings()) return {};
-      return { requestId };
+      return requestId === undefined ? {} : { requestId };
     },
   };
   if (destination !== null) return pino(options, destination);
