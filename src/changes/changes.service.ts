@@ -42,7 +42,11 @@ export class ChangesService {
   }
 
   /** A page after `start`, or from the oldest retained change; its extent is read with it. */
-  async page(start: FeedStart, limit: number, visibility: Visibility): Promise<JsonText<ChangesPageResponseDto>> {
+  async page(
+    start: FeedStart,
+    limit: number,
+    visibility: Visibility,
+  ): Promise<JsonText<ChangesPageResponseDto>> {
     const position = await this.explicitStart(start);
     const page = await this.repository.page(position, limit, visibility);
     if (position !== null && start.after !== undefined) assertWithin(page.extent, position);

@@ -28,7 +28,13 @@ describe(HttpLogger.name, () => {
     lines = [];
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().trim().split('\n').map((text) => JSON.parse(text) as LogLine));
+        lines.push(
+          ...chunk
+            .toString()
+            .trim()
+            .split('\n')
+            .map((text) => JSON.parse(text) as LogLine),
+        );
         done();
       },
     });
