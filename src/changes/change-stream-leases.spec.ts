@@ -1,18 +1,9 @@
+import { expectTwoStreamsPerUser } from '../../test/support/stream-leases-contract.js';
 import { MemoryChangeStreamLeases } from './change-stream-leases.js';
 
 describe(MemoryChangeStreamLeases.name, () => {
   it('grants each user up to the limit, then refuses until one of theirs is released', async () => {
-    const sut = new MemoryChangeStreamLeases(2);
-    const first = await sut.acquire('acme');
-    expect(first).not.toBeNull();
-    expect(await sut.acquire('acme')).not.toBeNull();
-
-    expect(await sut.acquire('acme')).toBeNull();
-    expect(await sut.acquire('globex')).not.toBeNull();
-
-    first?.release();
-    expect(await sut.acquire('acme')).not.toBeNull();
-    expect(await sut.acquire('acme')).toBeNull();
+    await expectTwoStreamsPerUser(new MemoryChangeStreamLeases(2));
   });
 
   it('counts a lease released twice once', async () => {

@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Visibility } from '../auth/authenticated-user.js';
 import { JsonText } from '../common/http/json-text.js';
 import { DatabaseService } from '../database/database.service.js';
+import {
+  prepared,
+  preparedOnce,
+  type PreparedRead,
+  type StatementValues,
+} from '../database/prepared-statements.js';
 import { sqlUtcInstant } from '../database/sql-instant.js';
 import { rowsOf } from '../database/sql-rows.js';
 import { sqlCursorOf } from './change-cursor.js';
@@ -34,21 +40,30 @@ export interface FeedPage {
   hasMore: boolean;
 }
 
-interface StoredRow {
+interface StoredChange {
   position: string;
   cursor: string;
-  customer_id: string;
-  recorded_at_ms: string;
+  customerId: string;
+  recordedAtMs: string;
   json: string;
 }
 
 interface StoredPage {
-  last_position: string;
-  pruned_through: string;
-  page_last_position: string | null;
+  lastPosition: string;
+  prunedThrough: string;
+  pageLastPosition: string | null;
   items: string | null;
-  has_more: boolean;
+  hasMore: boolean;
 }
+
+/** Staff read the whole feed; anyone else the changes of their customers. */
+type VisibilityShape = 'everyone' | 'customers';
+
+const param = {
+  position: sql.placeholder('position'),
+  limit: sql.placeholder('limit'),
+  customerIds: sql.placeholder('customerIds'),
+};
 
 /**
  * Reads and prunes the change feed. Visibility is in the SQL: a customer's changes come from its
@@ -58,6 +73,9 @@ interface StoredPage {
  */
 @Injectable()
 export class ChangesRepository {
+  private readonly afterStatements = new Map<VisibilityShape, PreparedRead<StoredChange>>();
+  private readonly pageStatements = new Map<VisibilityShape, PreparedRead<StoredPage>>();
+
   constructor(private readonly database: DatabaseService) {}
 
   async extent(): Promise<FeedExtent> {
@@ -70,17 +88,14 @@ export class ChangesRepository {
 
   /** Up to `limit` visible changes after `position`, in order. */
   async after(position: number, limit: number, visibility: Visibility): Promise<ChangeRow[]> {
-    const rows = await rowsOf<StoredRow>(
-      this.database.db,
-      sql`SELECT r.position::text, r.cursor, r.customer_id, r.recorded_at_ms::text, r.json
-            FROM (${rendered(sql`${position}`, limit, visibility)}) AS r
-           ORDER BY r.position`,
-    );
+    const shape = visibilityShapeOf(visibility);
+    const statement = preparedOnce(this.afterStatements, shape, () => this.prepareAfter(shape));
+    const rows = await statement.execute({ position, limit, ...visibilityValues(visibility) });
     return rows.map((row) => ({
       position: Number(row.position),
       cursor: row.cursor,
-      customerId: row.customer_id,
-      recordedAtMs: Number(row.recorded_at_ms),
+      customerId: row.customerId,
+      recordedAtMs: Number(row.recordedAtMs),
       json: JsonText.of(row.json),
     }));
   }
@@ -90,26 +105,56 @@ export class ChangesRepository {
    * into one JSON array by PostgreSQL, and the feed's extent as of the same snapshot.
    */
   async page(position: number | null, limit: number, visibility: Visibility): Promise<FeedPage> {
-    const from = sql`coalesce(${position}::bigint, h.pruned_through)`;
-    const [row] = await rowsOf<StoredPage>(
-      this.database.db,
-      sql`SELECT h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more
-            FROM change_feed_head h
-           CROSS JOIN LATERAL (
-             SELECT max(r.position) FILTER (WHERE r.n <= ${limit}) AS page_last_position,
-                    string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= ${limit}) AS items,
-                    count(*) > ${limit} AS has_more
-               FROM (SELECT r.position, r.json, row_number() OVER (ORDER BY r.position) AS n
-                       FROM (${rendered(from, limit + 1, visibility)}) AS r) AS r
-           ) AS p`,
-    );
+    const shape = visibilityShapeOf(visibility);
+    const statement = preparedOnce(this.pageStatements, shape, () => this.preparePage(shape));
+    const [row] = await statement.execute({ position, limit, ...visibilityValues(visibility) });
     if (row === undefined) throw new Error('the change feed has no head row: were the migrations applied?');
     return {
-      extent: { lastPosition: Number(row.last_position), prunedThrough: Number(row.pruned_through) },
+      extent: { lastPosition: Number(row.lastPosition), prunedThrough: Number(row.prunedThrough) },
       items: JsonText.of(`[${row.items ?? ''}]`),
-      lastPosition: row.page_last_position === null ? null : Number(row.page_last_position),
-      hasMore: row.has_more,
+      lastPosition: row.pageLastPosition === null ? null : Number(row.pageLastPosition),
+      hasMore: row.hasMore,
     };
+  }
+
+  private prepareAfter(shape: VisibilityShape): PreparedRead<StoredChange> {
+    const query = this.database.db
+      .select({
+        position: sql<string>`r.position::text`,
+        cursor: sql<string>`r.cursor`,
+        customerId: sql<string>`r.customer_id`,
+        recordedAtMs: sql<string>`r.recorded_at_ms::text`,
+        json: sql<string>`r.json`,
+      })
+      .from(sql`(${rendered(param.position, param.limit, shape)}) AS r`)
+      .orderBy(sql`r.position`);
+    return prepared('changes_after', query);
+  }
+
+  private preparePage(shape: VisibilityShape): PreparedRead<StoredPage> {
+    const query = this.database.db
+      .select({
+        lastPosition: sql<string>`h.last_position::text`,
+        prunedThrough: sql<string>`h.pruned_through::text`,
+        pageLastPosition: sql<string | null>`p.page_last_position::text`,
+        items: sql<string | null>`p.items`,
+        hasMore: sql<boolean>`p.has_more`,
+      })
+      .from(
+        sql`change_feed_head h
+            CROSS JOIN LATERAL (
+              SELECT max(r.position) FILTER (WHERE r.n <= ${param.limit}) AS page_last_position,
+                     string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= ${param.limit}) AS items,
+                     count(*) > ${param.limit} AS has_more
+                FROM (SELECT r.position, r.json, row_number() OVER (ORDER BY r.position) AS n
+                        FROM (${rendered(
+                          sql`coalesce(${param.position}::bigint, h.pruned_through)`,
+                          sql`${param.limit}::int + 1`,
+                          shape,
+                        )}) AS r) AS r
+            ) AS p`,
+      );
+    return prepared('changes_page', query);
   }
 
   /** The position just before the first change recorded at or after `instant` (the head if none). */
@@ -150,27 +195,35 @@ export class ChangesRepository {
  * Up to `limit` visible changes after `after`, each as the API's JSON text: the common members in
  * order, then the kind's own from `details` (JSON as the recorder wrote it, hence compact).
  */
-function rendered(after: SQL, limit: number, visibility: Visibility): SQL {
+function rendered(after: SQL | Placeholder, limit: SQL | Placeholder, shape: VisibilityShape): SQL {
   return sql`SELECT c.position, k.cursor, c.customer_id,
                     (extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
                     left(row_to_json(common)::text, -1)
                       || coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
-               FROM (${visibleAfter(after, limit, visibility)}) AS c
+               FROM (${visibleAfter(after, limit, shape)}) AS c
               CROSS JOIN LATERAL (SELECT ${sqlCursorOf(sql`c.position`)} AS cursor) AS k
               CROSS JOIN LATERAL (
                 SELECT k.cursor, ${sqlUtcInstant(sql`c.recorded_at`)} AS "recordedAt", c.kind, c.numero,
                        c.status, ${sqlUtcInstant(sql`c.updated_at`)} AS "updatedAt") AS common`;
 }
 
-/** The first `limit` changes after `after` that `visibility` lets through (in no set order). */
-function visibleAfter(after: SQL, limit: number, visibility: Visibility): SQL {
-  if (visibility.customerIds === null) {
+/** The first `limit` changes after `after` that the shape lets through (in no set order). */
+function visibleAfter(after: SQL | Placeholder, limit: SQL | Placeholder, shape: VisibilityShape): SQL {
+  if (shape === 'everyone') {
     return sql`SELECT * FROM process_changes WHERE position > ${after} ORDER BY position LIMIT ${limit}`;
   }
-  return sql`SELECT pc.* FROM json_array_elements_text(${JSON.stringify(visibility.customerIds)}::json) AS v(customer_id)
+  return sql`SELECT pc.* FROM json_array_elements_text(${param.customerIds}::json) AS v(customer_id)
              CROSS JOIN LATERAL (
                SELECT * FROM process_changes own
                 WHERE own.customer_id = v.customer_id AND own.position > ${after}
                 ORDER BY own.position LIMIT ${limit}) AS pc
              ORDER BY pc.position LIMIT ${limit}`;
+}
+
+function visibilityShapeOf(visibility: Visibility): VisibilityShape {
+  return visibility.customerIds === null ? 'everyone' : 'customers';
+}
+
+function visibilityValues(visibility: Visibility): StatementValues {
+  return visibility.customerIds === null ? {} : { customerIds: JSON.stringify(visibility.customerIds) };
 }

@@ -1,13 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { closedPort } from '../../test/support/closed-port.js';
+import { expectTwoStreamsPerUser } from '../../test/support/stream-leases-contract.js';
 import { TcpProxy } from '../../test/support/tcp-proxy.js';
 import {
   deleteKeys,
   TEST_REDIS_URL,
   testRedisAnswers,
   uniqueKeyPrefix,
+  useUnreachableRedis,
   whenReady,
 } from '../../test/support/test-redis.js';
 import { REDIS_PROBE_INTERVAL_MS, RedisConnection } from '../redis/redis.connection.js';
@@ -129,19 +130,14 @@ const redisAnswers = await testRedisAnswers('RedisChangeStreamLeases (real Redis
 });
 
 describe(`${RedisChangeStreamLeases.name} while Redis is down`, () => {
-  let connection: RedisConnection;
+  const connection = useUnreachableRedis();
   let sut: RedisChangeStreamLeases;
   const warn = jest.fn<(message: string) => void>();
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    connection = RedisConnection.connect(`redis://127.0.0.1:${await closedPort()}`);
-  });
 
   beforeEach(() => {
     warn.mockClear();
     sut = new RedisChangeStreamLeases(
-      connection,
+      connection(),
       'down:',
       2,
       REFRESH_EVERY_MS,
@@ -151,21 +147,8 @@ describe(`${RedisChangeStreamLeases.name} while Redis is down`, () => {
 
   afterEach(() => sut.onApplicationShutdown());
 
-  afterAll(async () => {
-    await connection.onApplicationShutdown();
-    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
-  });
-
   it('keeps the limit, per instance, in memory', async () => {
-    const first = await sut.acquire('acme');
-    expect(first).not.toBeNull();
-    expect(await sut.acquire('acme')).not.toBeNull();
-    expect(await sut.acquire('acme')).toBeNull();
-    expect(await sut.acquire('globex')).not.toBeNull();
-
-    first?.release();
-    expect(await sut.acquire('acme')).not.toBeNull();
-    expect(await sut.acquire('acme')).toBeNull();
+    await expectTwoStreamsPerUser(sut);
   });
 
   it('warns once, not on every stream', async () => {

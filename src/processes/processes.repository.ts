@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
+import {
+  prepared,
+  preparedOnce,
+  type PreparedRead,
+  type StatementValues,
+} from '../database/prepared-statements.js';
 import { JsonText } from '../common/http/json-text.js';
 import { customers, processCounts, processDailyCounts, processes } from '../database/schema.js';
 import type { CustomsDeclaration } from '../operations/operations.types.js';
@@ -22,7 +27,6 @@ import {
   updatedRangeFilter,
   updatedParam,
   type FiltersShape,
-  type StatementValues,
 } from './list/process-filters.js';
 import { processSummaryJson } from './process-summary.sql.js';
 
@@ -54,11 +58,6 @@ export interface StoredProcess {
 interface FoundRow {
   json: string;
   customs: CustomsDeclaration | null;
-}
-
-/** A statement prepared once per shape, executed with the request's values. */
-interface PreparedRead<Row> {
-  execute(values: StatementValues): Promise<Row[]>;
 }
 
 interface ListStatements {
@@ -139,7 +138,7 @@ export class ProcessesRepository {
     const page = this.selectSummaries()
       .where(inArray(processes.numero, pageNumeros))
       .orderBy(...ORDER_BY[shape.sort]);
-    return { count: prepared('count', count), page: prepared('page', page) };
+    return { count: prepared('process_count', count), page: prepared('process_page', page) };
   }
 
   /** From the cheapest kept totals that carry every set filter; by counting rows otherwise. */
@@ -211,7 +210,7 @@ export class ProcessesRepository {
         ),
       )
       .limit(1);
-    return prepared('find', find);
+    return prepared('process_find', find);
   }
 
   private selectSummaries() {
@@ -240,30 +239,9 @@ function listShapeOf(criteria: ProcessListCriteria, visibility: Visibility): Lis
   };
 }
 
-function preparedOnce<K, V>(prepared: Map<K, V>, shape: K, prepare: () => V): V {
-  let statement = prepared.get(shape);
-  if (statement === undefined) {
-    statement = prepare();
-    prepared.set(shape, statement);
-  }
-  return statement;
-}
-
 /** The visibility's placeholder values: its one customer, or all of them as an array. */
 function visibilityValues(visibility: Visibility): StatementValues {
   return { customerId: visibility.customerIds?.[0], customerIds: visibility.customerIds };
-}
-
-/**
- * Named after its text: a connection keeps a prepared statement per name, so equal names must
- * mean equal statements, whichever repository instance prepared them.
- */
-function prepared<Row>(
-  kind: string,
-  query: { toSQL(): { sql: string }; prepare(name: string): PreparedRead<Row> },
-): PreparedRead<Row> {
-  const textHash = createHash('sha256').update(query.toSQL().sql).digest('hex').slice(0, 16);
-  return query.prepare(`process_${kind}_${textHash}`);
 }
 
 function toSummaryJson(row: { json: string }): JsonText<ProcessSummaryDto> {

@@ -4,8 +4,7 @@
 SELECT last_position::text, pruned_through::text FROM change_feed_head;
 
 -- after: as one customer
-SELECT r.position::text, r.cursor, r.customer_id, r.recorded_at_ms::text, r.json
-FROM (SELECT c.position, k.cursor, c.customer_id,
+select r.position::text, r.cursor, r.customer_id, r.recorded_at_ms::text, r.json from (SELECT c.position, k.cursor, c.customer_id,
 (extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
 left(row_to_json(common)::text, -1)
 || coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
@@ -18,12 +17,10 @@ ORDER BY pc.position LIMIT $4) AS c
 CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
 CROSS JOIN LATERAL (
 SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
-c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r
-ORDER BY r.position;
+c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r order by r.position;
 
 -- after: as staff
-SELECT r.position::text, r.cursor, r.customer_id, r.recorded_at_ms::text, r.json
-FROM (SELECT c.position, k.cursor, c.customer_id,
+select r.position::text, r.cursor, r.customer_id, r.recorded_at_ms::text, r.json from (SELECT c.position, k.cursor, c.customer_id,
 (extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
 left(row_to_json(common)::text, -1)
 || coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
@@ -31,12 +28,10 @@ FROM (SELECT * FROM process_changes WHERE position > $1 ORDER BY position LIMIT 
 CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
 CROSS JOIN LATERAL (
 SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
-c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r
-ORDER BY r.position;
+c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r order by r.position;
 
 -- page: as one customer, after a position
-SELECT h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more
-FROM change_feed_head h
+select h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more from change_feed_head h
 CROSS JOIN LATERAL (
 SELECT max(r.position) FILTER (WHERE r.n <= $1) AS page_last_position,
 string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= $2) AS items,
@@ -50,8 +45,8 @@ FROM (SELECT pc.* FROM json_array_elements_text($4::json) AS v(customer_id)
 CROSS JOIN LATERAL (
 SELECT * FROM process_changes own
 WHERE own.customer_id = v.customer_id AND own.position > coalesce($5::bigint, h.pruned_through)
-ORDER BY own.position LIMIT $6) AS pc
-ORDER BY pc.position LIMIT $7) AS c
+ORDER BY own.position LIMIT $6::int + 1) AS pc
+ORDER BY pc.position LIMIT $7::int + 1) AS c
 CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
 CROSS JOIN LATERAL (
 SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
@@ -59,8 +54,7 @@ c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
 ) AS p;
 
 -- page: as staff, from the oldest
-SELECT h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more
-FROM change_feed_head h
+select h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more from change_feed_head h
 CROSS JOIN LATERAL (
 SELECT max(r.position) FILTER (WHERE r.n <= $1) AS page_last_position,
 string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= $2) AS items,
@@ -70,7 +64,7 @@ FROM (SELECT c.position, k.cursor, c.customer_id,
 (extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
 left(row_to_json(common)::text, -1)
 || coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
-FROM (SELECT * FROM process_changes WHERE position > coalesce($4::bigint, h.pruned_through) ORDER BY position LIMIT $5) AS c
+FROM (SELECT * FROM process_changes WHERE position > coalesce($4::bigint, h.pruned_through) ORDER BY position LIMIT $5::int + 1) AS c
 CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
 CROSS JOIN LATERAL (
 SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,

@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
-import { Logger } from '@nestjs/common';
-import { closedPort } from '../../test/support/closed-port.js';
 import {
   deleteKeys,
   TEST_REDIS_URL,
   testRedisAnswers,
   uniqueKeyPrefix,
+  useUnreachableRedis,
   whenReady,
 } from '../../test/support/test-redis.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
@@ -116,28 +115,18 @@ const redisAnswers = await testRedisAnswers('RedisRateLimitStore (real Redis)');
 });
 
 describe(`${RedisRateLimitStore.name} while Redis is down`, () => {
-  let connection: RedisConnection;
+  const connection = useUnreachableRedis();
   let sut: RedisRateLimitStore;
   const warn = jest.fn<(message: string) => void>();
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    connection = RedisConnection.connect(`redis://127.0.0.1:${await closedPort()}`);
-  });
 
   beforeEach(() => {
     warn.mockClear();
     sut = new RedisRateLimitStore(
-      connection,
+      connection(),
       'down:',
       new MemoryRateLimitStore(new FakeClock()),
       redisFailureWarnings({ warn }),
     );
-  });
-
-  afterAll(async () => {
-    await connection.onApplicationShutdown();
-    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
   });
 
   it('keeps limiting, per instance, in memory', async () => {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import type { RedisConnection } from '../../src/redis/redis.connection.js';
+import { RedisConnection } from '../../src/redis/redis.connection.js';
+import { closedPort } from './closed-port.js';
 
 /** The Redis the Redis suites use: `TEST_REDIS_URL`, or the local default. */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -57,4 +59,22 @@ export async function whenReady(connection: RedisConnection): Promise<RedisConne
   const client = connection.client!;
   if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
   return connection;
+}
+
+/**
+ * For a suite about Redis being down: a connection to a port nothing listens on, opened before the
+ * suite's tests and closed after them, with Nest's logger silenced meanwhile (the connection logs
+ * every failed attempt).
+ */
+export function useUnreachableRedis(): () => RedisConnection {
+  let connection: RedisConnection;
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    connection = RedisConnection.connect(`redis://127.0.0.1:${await closedPort()}`);
+  });
+  afterAll(async () => {
+    await connection.onApplicationShutdown();
+    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
+  });
+  return () => connection;
 }

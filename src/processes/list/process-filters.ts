@@ -1,12 +1,10 @@
 import { gte, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { StatementValues } from '../../database/prepared-statements.js';
 import { processContainers, processCounts, processDailyCounts, processes } from '../../database/schema.js';
 import { NO_CUSTOMS_CHANNEL } from '../../domain/process.vocabulary.js';
 import type { ProcessListCriteria } from '../process-list.criteria.js';
 import { updatedRangeDays } from '../updated-range-days.js';
-
-/** The values of a statement's placeholders; a shape binds those of its filters. */
-export type StatementValues = Record<string, unknown>;
 
 /** How a filter is set, as far as the SQL cares: not at all, to one value, to several, or to a range's bounds. */
 export type FilterShape = 'none' | 'one' | 'many' | 'from' | 'to' | 'both' | 'set';
