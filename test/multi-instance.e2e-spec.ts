@@ -168,24 +168,30 @@ const expectRateLimited = (response: { status: number; headers: Record<string, s
     expect((await runA).status).toBe('succeeded');
   });
 
-  it('delivers a change recorded by one instance’s sync to the streams of the other', async () => {
+  it('delivers the changes either instance’s sync records to the streams of both', async () => {
     await instanceA.addUser({ username: 'watcher', password: 'watcher-pass-1', role: 'staff' });
-    const token = await instanceB.login('watcher', 'watcher-pass-1');
-    const stream = await SseClient.open(streamUrlOf(instanceB), { Authorization: `Bearer ${token}` });
+    const auth = { Authorization: `Bearer ${await instanceB.login('watcher', 'watcher-pass-1')}` };
+    const onA = await SseClient.open(streamUrlOf(instanceA), auth);
+    const onB = await SseClient.open(streamUrlOf(instanceB), auth);
     try {
-      expect(stream.response.status).toBe(200);
+      expect([onA.response.status, onB.response.status]).toEqual([200, 200]);
       const arrived = anOperationsProcess({ numero: 'IMP-2026-000952', updatedAt: '2026-03-02T00:00:00Z' });
       gateway.put(arrived, anOperationsDetail(arrived));
-
       await syncNow(instanceA);
+      const cleared = { ...arrived, status: 'CLEARED' as const, updatedAt: '2026-03-03T00:00:00Z' };
+      gateway.put(cleared, anOperationsDetail(cleared));
+      await syncNow(instanceB);
 
-      const [event] = await stream.waitForEvents(1, 2000);
-      expect(JSON.parse(event?.data ?? '{}')).toMatchObject({
-        kind: 'PROCESS_ADDED',
-        numero: arrived.numero,
-      });
+      for (const stream of [onA, onB]) {
+        const events = await stream.waitForEvents(2, 2000);
+        expect(events.map((event) => JSON.parse(event.data) as unknown)).toEqual([
+          expect.objectContaining({ kind: 'PROCESS_ADDED', numero: arrived.numero }),
+          expect.objectContaining({ kind: 'STATUS_CHANGED', numero: arrived.numero, status: 'CLEARED' }),
+        ]);
+      }
     } finally {
-      stream.close();
+      onA.close();
+      onB.close();
     }
   });
 
