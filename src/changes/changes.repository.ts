@@ -117,46 +117,6 @@ export class ChangesRepository {
     };
   }
 
-  private prepareAfter(shape: VisibilityShape): PreparedRead<StoredChange> {
-    const query = this.database.db
-      .select({
-        position: sql<string>`r.position::text`,
-        cursor: sql<string>`r.cursor`,
-        customerId: sql<string>`r.customer_id`,
-        recordedAtMs: sql<string>`r.recorded_at_ms::text`,
-        json: sql<string>`r.json`,
-      })
-      .from(sql`(${rendered(param.position, param.limit, shape)}) AS r`)
-      .orderBy(sql`r.position`);
-    return prepared('changes_after', query);
-  }
-
-  private preparePage(shape: VisibilityShape): PreparedRead<StoredPage> {
-    const query = this.database.db
-      .select({
-        lastPosition: sql<string>`h.last_position::text`,
-        prunedThrough: sql<string>`h.pruned_through::text`,
-        pageLastPosition: sql<string | null>`p.page_last_position::text`,
-        items: sql<string | null>`p.items`,
-        hasMore: sql<boolean>`p.has_more`,
-      })
-      .from(
-        sql`change_feed_head h
-            CROSS JOIN LATERAL (
-              SELECT max(r.position) FILTER (WHERE r.n <= ${param.limit}) AS page_last_position,
-                     string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= ${param.limit}) AS items,
-                     count(*) > ${param.limit} AS has_more
-                FROM (SELECT r.position, r.json, row_number() OVER (ORDER BY r.position) AS n
-                        FROM (${rendered(
-                          sql`coalesce(${param.position}::bigint, h.pruned_through)`,
-                          sql`${param.limit}::int + 1`,
-                          shape,
-                        )}) AS r) AS r
-            ) AS p`,
-      );
-    return prepared('changes_page', query);
-  }
-
   /** The position just before the first change recorded at or after `instant` (the head if none). */
   async positionBefore(instant: Date): Promise<number> {
     const [row] = await rowsOf<{ position: string }>(
@@ -188,6 +148,47 @@ export class ChangesRepository {
           SELECT count(*)::int AS deleted FROM doomed`,
     );
     return row?.deleted ?? 0;
+  }
+
+  private prepareAfter(shape: VisibilityShape): PreparedRead<StoredChange> {
+    const query = this.database.db
+      .select({
+        position: sql<string>`r.position::text`,
+        cursor: sql<string>`r.cursor`,
+        customerId: sql<string>`r.customer_id`,
+        recordedAtMs: sql<string>`r.recorded_at_ms::text`,
+        json: sql<string>`r.json`,
+      })
+      .from(sql`(${rendered(param.position, param.limit, shape)}) AS r`)
+      .orderBy(sql`r.position`);
+    return prepared('changes_after', query);
+  }
+
+  /** Reads one change more than the page: whether it is there tells `hasMore`. */
+  private preparePage(shape: VisibilityShape): PreparedRead<StoredPage> {
+    const query = this.database.db
+      .select({
+        lastPosition: sql<string>`h.last_position::text`,
+        prunedThrough: sql<string>`h.pruned_through::text`,
+        pageLastPosition: sql<string | null>`p.page_last_position::text`,
+        items: sql<string | null>`p.items`,
+        hasMore: sql<boolean>`p.has_more`,
+      })
+      .from(
+        sql`change_feed_head h
+            CROSS JOIN LATERAL (
+              SELECT max(r.position) FILTER (WHERE r.n <= ${param.limit}) AS page_last_position,
+                     string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= ${param.limit}) AS items,
+                     count(*) > ${param.limit} AS has_more
+                FROM (SELECT r.position, r.json, row_number() OVER (ORDER BY r.position) AS n
+                        FROM (${rendered(
+                          sql`coalesce(${param.position}::bigint, h.pruned_through)`,
+                          sql`${param.limit}::int + 1`,
+                          shape,
+                        )}) AS r) AS r
+            ) AS p`,
+      );
+    return prepared('changes_page', query);
   }
 }
 
