@@ -1,17 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
-import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import {
   anOperationsDetail,
   anOperationsProcess,
 } from '../../../test/factories/operations-process.factory.js';
-import { closedPort } from '../../../test/support/closed-port.js';
 import {
   deleteKeys,
   TEST_REDIS_URL,
   testRedisAnswers,
   uniqueKeyPrefix,
+  useUnreachableRedis,
   whenReady,
 } from '../../../test/support/test-redis.js';
 import { RedisConnection } from '../../redis/redis.connection.js';
@@ -81,21 +80,11 @@ const redisAnswers = await testRedisAnswers('RedisEnrichmentCacheStore (real Red
 });
 
 describe(`${RedisEnrichmentCacheStore.name} while Redis is down`, () => {
-  let connection: RedisConnection;
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    connection = RedisConnection.connect(`redis://127.0.0.1:${await closedPort()}`);
-  });
-
-  afterAll(async () => {
-    await connection.onApplicationShutdown();
-    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
-  });
+  const connection = useUnreachableRedis();
 
   it('reads misses and skips writes, never throws, and warns once a kind', async () => {
     const warn = jest.fn<(message: string) => void>();
-    const sut = new RedisEnrichmentCacheStore(connection, 'down:', redisFailureWarnings({ warn }));
+    const sut = new RedisEnrichmentCacheStore(connection(), 'down:', redisFailureWarnings({ warn }));
 
     await expect(sut.set('IMP-2026-000321', entry, 60_000)).resolves.toBeUndefined();
     for (let read = 0; read < 5; read += 1) await expect(sut.get('IMP-2026-000321')).resolves.toBeUndefined();
