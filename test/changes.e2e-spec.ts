@@ -185,6 +185,19 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
     expect(changes[3]).toMatchObject({ kind: 'CUSTOMS_CHANGED', customsChannel: 'RED' });
     // Every change carries the process's status and updatedAt after it.
     expect(changes.at(-1)?.updatedAt).toBe('2026-04-01T00:05:00Z');
+
+    // Sent compact, as JSON.stringify writes it, with the kind's own members last.
+    const page = await feed(`?after=${afterAdded}`).expect(200);
+    expect(page.text).toBe(JSON.stringify(page.body));
+    expect(Object.keys(changes[1] ?? {})).toEqual([
+      'cursor',
+      'recordedAt',
+      'kind',
+      'numero',
+      'status',
+      'updatedAt',
+      'follow',
+    ]);
   });
 
   it('pages by cursor: every change once, in order, next staying put on an empty page', async () => {

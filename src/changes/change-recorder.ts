@@ -84,7 +84,7 @@ export class ChangeRecorder {
           FROM head,
                ROWS FROM (json_to_recordset(${JSON.stringify(rows)}::json)
                             AS (customer_id text, numero text, kind text, status text,
-                                updated_at timestamptz, details jsonb))
+                                updated_at timestamptz, details json))
                WITH ORDINALITY AS d(customer_id, numero, kind, status, updated_at, details, ordinal)
       )
       SELECT last_position::text AS "lastPosition" FROM head`,

@@ -100,7 +100,7 @@ d.numero, d.kind, d.status, d.updated_at, d.details
 FROM head,
 ROWS FROM (json_to_recordset($3::json)
 AS (customer_id text, numero text, kind text, status text,
-updated_at timestamptz, details jsonb))
+updated_at timestamptz, details json))
 WITH ORDINALITY AS d(customer_id, numero, kind, status, updated_at, details, ordinal)
 )
 SELECT last_position::text AS "lastPosition" FROM head;
