@@ -191,19 +191,17 @@ export async function loadChanges(
       await tx.execute(sql`
         INSERT INTO process_changes (position, recorded_at, customer_id, numero, kind, status, updated_at, details)
         SELECT c.position, c.recorded_at, s.customer_id, s.numero, c.kind, s.status, s.updated_at,
-               CASE c.kind
-                 WHEN 'STATUS_CHANGED' THEN jsonb_build_object('previousStatus', 'IN_TRANSIT')
-                 WHEN 'CUSTOMS_CHANGED' THEN jsonb_build_object('customsChannel', s.customs_channel)
-                 WHEN 'FOLLOW_ADDED' THEN jsonb_build_object('follow', jsonb_build_object(
-                   'id', 'evt_' || lower(s.numero) || '-g' || c.position, 'code', 'NOTE',
-                   'description', 'Atualização de status enviada ao cliente',
-                   'occurredAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-                   'location', NULL))
-                 WHEN 'FOLLOW_REMOVED' THEN jsonb_build_object('follow', jsonb_build_object(
-                   'id', 'evt_' || lower(s.numero) || '-g' || c.position, 'code', 'NOTE',
-                   'description', 'Cópia dos documentos arquivada no dossiê',
-                   'occurredAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-                   'location', NULL))
+               -- Compact JSON, as the service's recorder writes it.
+               CASE
+                 WHEN c.kind = 'STATUS_CHANGED' THEN '{"previousStatus":"IN_TRANSIT"}'::json
+                 WHEN c.kind = 'CUSTOMS_CHANGED' THEN
+                   ('{"customsChannel":' || coalesce(to_json(s.customs_channel)::text, 'null') || '}')::json
+                 WHEN c.kind IN ('FOLLOW_ADDED', 'FOLLOW_REMOVED') THEN ('{"follow":' || (SELECT row_to_json(f) FROM (SELECT
+                   'evt_' || lower(s.numero) || '-g' || c.position AS id, 'NOTE' AS code,
+                   CASE c.kind WHEN 'FOLLOW_ADDED' THEN 'Atualização de status enviada ao cliente'
+                               ELSE 'Cópia dos documentos arquivada no dossiê' END AS description,
+                   to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt",
+                   NULL::json AS location) f)::text || '}')::json
                END
           FROM (SELECT g AS position,
                        now() - make_interval(days => ${GENERATED_CHANGES_DAYS})

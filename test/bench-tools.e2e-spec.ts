@@ -141,13 +141,18 @@ describe.each(TEST_DATABASE_TARGETS)('bench loader on %s', (target) => {
       orphans: number;
       kinds: number;
       customers: number;
+      detailsUnlikeRecorded: number;
     }>(
       database.db,
       sql`SELECT count(*)::int AS count, min(position)::int AS first, max(position)::int AS last,
                  count(*) FILTER (WHERE recorded_at < previous)::int AS backwards,
                  count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM processes p
                                                      WHERE p.numero = c.numero AND p.customer_id = c.customer_id))::int AS orphans,
-                 count(DISTINCT kind)::int AS kinds, count(DISTINCT customer_id)::int AS customers
+                 count(DISTINCT kind)::int AS kinds, count(DISTINCT customer_id)::int AS customers,
+                 -- Details as the recorder writes them: present where the kind has some, compact.
+                 count(*) FILTER (WHERE kind NOT IN ('PROCESS_ADDED', 'PROCESS_UPDATED')
+                                    AND (details IS NULL OR details::text LIKE '%": %'))::int
+                   AS "detailsUnlikeRecorded"
             FROM (SELECT *, lag(recorded_at) OVER (ORDER BY position) AS previous FROM process_changes) AS c`,
     );
     expect(feed).toEqual({
@@ -158,6 +163,7 @@ describe.each(TEST_DATABASE_TARGETS)('bench loader on %s', (target) => {
       orphans: 0,
       kinds: 6,
       customers: expect.any(Number) as number,
+      detailsUnlikeRecorded: 0,
     });
     expect(feed!.customers).toBeGreaterThan(1);
     const [head] = await rowsOf<{ last: number; pruned: number }>(
