@@ -1,4 +1,4 @@
-import type { ChangeDto, ChangesPageResponseDto } from '../src/changes/dto/change.response.dto.js';
+import type { ChangeDto } from '../src/changes/dto/change.response.dto.js';
 import { Clock } from '../src/common/clock.js';
 import { DAY_MS } from '../src/common/instant.js';
 import type { ChangeKind } from '../src/domain/change-kinds.js';
@@ -10,6 +10,7 @@ import type {
   ProcessListResponseDto,
 } from '../src/processes/dto/process-summary.response.dto.js';
 import { FakeClock } from './fakes/fake-clock.js';
+import { readWholeFeed } from './support/read-whole-feed.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { TEST_DATABASE_TARGETS } from './support/test-database.js';
@@ -89,17 +90,8 @@ describe.each(TEST_DATABASE_TARGETS)('The change feed as a history of the simula
   };
 
   /** Every change after `after` (from the start when null), following `next` to the end. */
-  const readFeed = async (after: string | null, limit: number) => {
-    const changes: ChangeDto[] = [];
-    let cursor = after;
-    for (;;) {
-      const page = (await get(`/api/changes?limit=${limit}${cursor === null ? '' : `&after=${cursor}`}`))
-        .body as ChangesPageResponseDto;
-      changes.push(...page.data);
-      cursor = page.next;
-      if (!page.hasMore) return { changes, next: cursor };
-    }
-  };
+  const readFeed = (after: string | null, limit: number) =>
+    readWholeFeed(testApp, staffToken, { after, limit });
 
   it('holds, between any two syncs, exactly the changes that turn the API’s view before into the one after', async () => {
     const snapshots: Snapshot[] = [new Map()];

@@ -5,6 +5,7 @@ import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
 import { anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { readWholeFeed } from './support/read-whole-feed.js';
 import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
@@ -304,21 +305,8 @@ interface Reader {
   };
 
   /** The whole feed as `token`'s user reads it page by page. */
-  const wholeFeed = async (testApp: TestApp, token: string): Promise<Change[]> => {
-    const changes: Change[] = [];
-    let after = '';
-    for (;;) {
-      const page = (
-        await testApp.http
-          .get(`/api/changes?limit=100${after}`)
-          .set('Authorization', `Bearer ${token}`)
-          .expect(200)
-      ).body as { data: Change[]; next: string; hasMore: boolean };
-      changes.push(...page.data);
-      after = `&after=${page.next}`;
-      if (!page.hasMore) return changes;
-    }
-  };
+  const wholeFeed = async (testApp: TestApp, token: string): Promise<Change[]> =>
+    (await readWholeFeed<Change>(testApp, token, { limit: 100 })).changes;
 
   afterEach(async () => {
     for (const client of clients.splice(0)) client.close();

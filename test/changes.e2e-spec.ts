@@ -4,6 +4,7 @@ import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
 import { anEvent, anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { readWholeFeed } from './support/read-whole-feed.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { TEST_DATABASE_TARGETS } from './support/test-database.js';
@@ -49,20 +50,8 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
     testApp.http.get(`/api/changes${query}`).set('Authorization', `Bearer ${token}`);
 
   /** Every change after `after` (or from the start), following `next` pages of `limit`. */
-  const readAll = async (after: string | null, token = acmeToken, limit = 500) => {
-    const changes: Change[] = [];
-    let cursor = after;
-    for (;;) {
-      const response = await feed(
-        `?limit=${limit}${cursor === null ? '' : `&after=${cursor}`}`,
-        token,
-      ).expect(200);
-      const page = response.body as ChangesPage;
-      changes.push(...page.data);
-      cursor = page.next;
-      if (!page.hasMore) return { changes, next: cursor };
-    }
-  };
+  const readAll = (after: string | null, token = acmeToken, limit = 500) =>
+    readWholeFeed<Change>(testApp, token, { after, limit });
 
   beforeEach(async () => {
     gateway = new FakeOperationsGateway();
