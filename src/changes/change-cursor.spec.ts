@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
 import type { DatabaseService } from '../database/database.service.js';
 import { rowsOf } from '../database/sql-rows.js';
-import { decodeCursor, encodeCursor, sqlCursorOf } from './change-cursor.js';
+import { decodeCursor, encodeCursor } from './change-cursor.js';
 
 const POSITIONS = [0, 1, 499, 2 ** 40, Number.MAX_SAFE_INTEGER];
 
@@ -67,7 +67,7 @@ describe('change cursors', () => {
       const positions = [...POSITIONS, ...Array.from({ length: 300 }, (_, i) => 7919 * i ** 3 + i)];
       const rows = await rowsOf<{ cursor: string }>(
         database.db,
-        sql`SELECT ${sqlCursorOf(sql`p`)} AS cursor
+        sql`SELECT change_cursor(p) AS cursor
               FROM unnest(${`{${positions.join(',')}}`}::bigint[]) WITH ORDINALITY AS u(p, n) ORDER BY n`,
       );
       const written = rows.map((row) => row.cursor);

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
 
 /**
  * A feed position as an opaque cursor: the position and a checksum of it, base64url. Clients must
@@ -9,7 +8,8 @@ import { sql, type SQL } from 'drizzle-orm';
  *
  * The checksum is linear in the position's two 32-bit halves, with odd factors: any change of one
  * character changes the position by an amount the factors cannot cancel, or changes the checksum
- * alone, so it never passes. It is cheap enough to write 100 cursors a page, in PostgreSQL too.
+ * alone, so it never passes. PostgreSQL writes the same cursors into the changes it stores
+ * (`change_cursor`, migration 0011).
  */
 const POSITION_BYTES = 8;
 const CHECKSUM_BYTES = 4;
@@ -23,16 +23,6 @@ export function encodeCursor(position: number): string {
   bytes.writeBigUInt64BE(BigInt(position));
   bytes.writeUInt32BE(checksumOf(position), POSITION_BYTES);
   return bytes.toString('base64url');
-}
-
-/**
- * {@link encodeCursor} in PostgreSQL, for pages rendered there: the same bytes (`int8send` is
- * big-endian), the same checksum (every term stays below 2^63), the same alphabet (12 bytes need
- * no padding).
- */
-export function sqlCursorOf(position: SQL): SQL {
-  const checksum = sql`((${position} & 4294967295) * ${sql.raw(String(LOW_FACTOR))} + (${position} >> 32) * ${sql.raw(String(HIGH_FACTOR))} + ${sql.raw(String(OFFSET))}) & 4294967295`;
-  return sql`translate(encode(int8send(${position}) || substr(int8send(${checksum}), 5, 4), 'base64'), '+/', '-_')`;
 }
 
 /** The position a cursor stands for, or `null` when it is not one this service wrote. */
@@ -56,7 +46,7 @@ export function isCursor(value: string): boolean {
 function checksumOf(position: number): number {
   const low = position % 2 ** 32;
   const high = Math.floor(position / 2 ** 32);
-  // Math.imul keeps the low 32 bits of each product, as `& 4294967295` does in the SQL twin.
+  // Math.imul keeps the low 32 bits of each product, as `& 4294967295` does in `change_cursor`.
   return (Math.imul(low, LOW_FACTOR) + Math.imul(high, HIGH_FACTOR) + OFFSET) >>> 0;
 }
 

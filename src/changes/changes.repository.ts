@@ -9,9 +9,7 @@ import {
   type PreparedRead,
   type StatementValues,
 } from '../database/prepared-statements.js';
-import { sqlUtcInstant } from '../database/sql-instant.js';
 import { rowsOf } from '../database/sql-rows.js';
-import { sqlCursorOf } from './change-cursor.js';
 import type { ChangeDto } from './dto/change.response.dto.js';
 
 /** A change as the fan-out hands it on: where it is, whose it is, and its text for the API. */
@@ -59,6 +57,9 @@ interface StoredPage {
 /** Staff read the whole feed; anyone else the changes of their customers. */
 type VisibilityShape = 'everyone' | 'customers';
 
+/** What a read of the feed needs of a change: its text was rendered when it was recorded. */
+const FEED_COLUMNS = sql.raw('position, customer_id, recorded_at, body');
+
 const param = {
   position: sql.placeholder('position'),
   limit: sql.placeholder('limit'),
@@ -68,8 +69,9 @@ const param = {
 /**
  * Reads and prunes the change feed. Visibility is in the SQL: a customer's changes come from its
  * (customer, position) index, one ordered scan per visible customer merged by position, so a page
- * costs the same at any depth of the feed. Changes leave PostgreSQL as the API's JSON text,
- * cursors included: serving a page costs the service no parsing and no serialising.
+ * costs the same at any depth of the feed. Each change was stored as the API's JSON text, cursor
+ * included, when it was recorded (`body`): a page is their join, and serving it costs PostgreSQL
+ * no rendering and the service no parsing and no serialising.
  */
 @Injectable()
 export class ChangesRepository {
@@ -153,14 +155,14 @@ export class ChangesRepository {
   private prepareAfter(shape: VisibilityShape): PreparedRead<StoredChange> {
     const query = this.database.db
       .select({
-        position: sql<string>`r.position::text`,
-        cursor: sql<string>`r.cursor`,
-        customerId: sql<string>`r.customer_id`,
-        recordedAtMs: sql<string>`r.recorded_at_ms::text`,
-        json: sql<string>`r.json`,
+        position: sql<string>`c.position::text`,
+        cursor: sql<string>`change_cursor(c.position)`,
+        customerId: sql<string>`c.customer_id`,
+        recordedAtMs: sql<string>`(extract(epoch FROM c.recorded_at) * 1000)::bigint::text`,
+        json: sql<string>`c.body`,
       })
-      .from(sql`(${rendered(param.position, param.limit, shape)}) AS r`)
-      .orderBy(sql`r.position`);
+      .from(sql`(${visibleAfter(param.position, param.limit, shape)}) AS c`)
+      .orderBy(sql`c.position`);
     return prepared('changes_after', query);
   }
 
@@ -178,46 +180,30 @@ export class ChangesRepository {
         sql`change_feed_head h
             CROSS JOIN LATERAL (
               SELECT max(r.position) FILTER (WHERE r.n <= ${param.limit}) AS page_last_position,
-                     string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= ${param.limit}) AS items,
+                     string_agg(r.body, ',' ORDER BY r.position) FILTER (WHERE r.n <= ${param.limit}) AS items,
                      count(*) > ${param.limit} AS has_more
-                FROM (SELECT r.position, r.json, row_number() OVER (ORDER BY r.position) AS n
-                        FROM (${rendered(
+                FROM (SELECT c.position, c.body, row_number() OVER (ORDER BY c.position) AS n
+                        FROM (${visibleAfter(
                           sql`coalesce(${param.position}::bigint, h.pruned_through)`,
                           sql`${param.limit}::int + 1`,
                           shape,
-                        )}) AS r) AS r
+                        )}) AS c) AS r
             ) AS p`,
       );
     return prepared('changes_page', query);
   }
 }
 
-/**
- * Up to `limit` visible changes after `after`, each as the API's JSON text: the common members in
- * order, then the kind's own from `details` (JSON as the recorder wrote it, hence compact).
- */
-function rendered(after: SQL | Placeholder, limit: SQL | Placeholder, shape: VisibilityShape): SQL {
-  return sql`SELECT c.position, k.cursor, c.customer_id,
-                    (extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
-                    left(row_to_json(common)::text, -1)
-                      || coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
-               FROM (${visibleAfter(after, limit, shape)}) AS c
-              CROSS JOIN LATERAL (SELECT ${sqlCursorOf(sql`c.position`)} AS cursor) AS k
-              CROSS JOIN LATERAL (
-                SELECT k.cursor, ${sqlUtcInstant(sql`c.recorded_at`)} AS "recordedAt", c.kind, c.numero,
-                       c.status, ${sqlUtcInstant(sql`c.updated_at`)} AS "updatedAt") AS common`;
-}
-
 /** The first `limit` changes after `after` that the shape lets through (in no set order). */
 function visibleAfter(after: SQL | Placeholder, limit: SQL | Placeholder, shape: VisibilityShape): SQL {
   if (shape === 'everyone') {
-    return sql`SELECT * FROM process_changes WHERE position > ${after} ORDER BY position LIMIT ${limit}`;
+    return sql`SELECT ${FEED_COLUMNS} FROM process_changes WHERE position > ${after} ORDER BY position LIMIT ${limit}`;
   }
   return sql`SELECT pc.* FROM json_array_elements_text(${param.customerIds}::json) AS v(customer_id)
              CROSS JOIN LATERAL (
-               SELECT * FROM process_changes own
-                WHERE own.customer_id = v.customer_id AND own.position > ${after}
-                ORDER BY own.position LIMIT ${limit}) AS pc
+               SELECT ${FEED_COLUMNS} FROM process_changes
+                WHERE customer_id = v.customer_id AND position > ${after}
+                ORDER BY position LIMIT ${limit}) AS pc
              ORDER BY pc.position LIMIT ${limit}`;
 }
 

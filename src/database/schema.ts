@@ -261,9 +261,17 @@ export const processChanges = pgTable(
     updatedAt: instant('updated_at').notNull(),
     /**
      * What the kind adds: `previousStatus`, the `follow` event, or `customsChannel`. `json`, not
-     * `jsonb`: kept as the recorder wrote it (compact) and sent as it is, never queried inside.
+     * `jsonb`: kept as the recorder wrote it (compact) and copied into `body` as it is, never
+     * queried inside.
      */
     details: json('details').$type<Record<string, unknown>>(),
+    /**
+     * The change as the feed sends it, cursor included, rendered once when it is recorded (by
+     * `change_json`, migration 0011) rather than on every read: a page is the join of these.
+     */
+    body: text('body')
+      .notNull()
+      .generatedAlwaysAs(sql`change_json(position, recorded_at, kind, numero, status, updated_at, details)`),
   },
   (table) => [
     // A customer's feed from a position, read in order from the index at any depth.

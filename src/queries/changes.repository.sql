@@ -4,71 +4,39 @@
 SELECT last_position::text, pruned_through::text FROM change_feed_head;
 
 -- after: as one customer
-select r.position::text, r.cursor, r.customer_id, r.recorded_at_ms::text, r.json from (SELECT c.position, k.cursor, c.customer_id,
-(extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
-left(row_to_json(common)::text, -1)
-|| coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
-FROM (SELECT pc.* FROM json_array_elements_text($1::json) AS v(customer_id)
+select c.position::text, change_cursor(c.position), c.customer_id, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT pc.* FROM json_array_elements_text($1::json) AS v(customer_id)
 CROSS JOIN LATERAL (
-SELECT * FROM process_changes own
-WHERE own.customer_id = v.customer_id AND own.position > $2
-ORDER BY own.position LIMIT $3) AS pc
-ORDER BY pc.position LIMIT $4) AS c
-CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
-CROSS JOIN LATERAL (
-SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
-c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r order by r.position;
+SELECT position, customer_id, recorded_at, body FROM process_changes
+WHERE customer_id = v.customer_id AND position > $2
+ORDER BY position LIMIT $3) AS pc
+ORDER BY pc.position LIMIT $4) AS c order by c.position;
 
 -- after: as staff
-select r.position::text, r.cursor, r.customer_id, r.recorded_at_ms::text, r.json from (SELECT c.position, k.cursor, c.customer_id,
-(extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
-left(row_to_json(common)::text, -1)
-|| coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
-FROM (SELECT * FROM process_changes WHERE position > $1 ORDER BY position LIMIT $2) AS c
-CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
-CROSS JOIN LATERAL (
-SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
-c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r order by r.position;
+select c.position::text, change_cursor(c.position), c.customer_id, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT position, customer_id, recorded_at, body FROM process_changes WHERE position > $1 ORDER BY position LIMIT $2) AS c order by c.position;
 
 -- page: as one customer, after a position
 select h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more from change_feed_head h
 CROSS JOIN LATERAL (
 SELECT max(r.position) FILTER (WHERE r.n <= $1) AS page_last_position,
-string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= $2) AS items,
+string_agg(r.body, ',' ORDER BY r.position) FILTER (WHERE r.n <= $2) AS items,
 count(*) > $3 AS has_more
-FROM (SELECT r.position, r.json, row_number() OVER (ORDER BY r.position) AS n
-FROM (SELECT c.position, k.cursor, c.customer_id,
-(extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
-left(row_to_json(common)::text, -1)
-|| coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
+FROM (SELECT c.position, c.body, row_number() OVER (ORDER BY c.position) AS n
 FROM (SELECT pc.* FROM json_array_elements_text($4::json) AS v(customer_id)
 CROSS JOIN LATERAL (
-SELECT * FROM process_changes own
-WHERE own.customer_id = v.customer_id AND own.position > coalesce($5::bigint, h.pruned_through)
-ORDER BY own.position LIMIT $6::int + 1) AS pc
-ORDER BY pc.position LIMIT $7::int + 1) AS c
-CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
-CROSS JOIN LATERAL (
-SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
-c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r) AS r
+SELECT position, customer_id, recorded_at, body FROM process_changes
+WHERE customer_id = v.customer_id AND position > coalesce($5::bigint, h.pruned_through)
+ORDER BY position LIMIT $6::int + 1) AS pc
+ORDER BY pc.position LIMIT $7::int + 1) AS c) AS r
 ) AS p;
 
 -- page: as staff, from the oldest
 select h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more from change_feed_head h
 CROSS JOIN LATERAL (
 SELECT max(r.position) FILTER (WHERE r.n <= $1) AS page_last_position,
-string_agg(r.json, ',' ORDER BY r.position) FILTER (WHERE r.n <= $2) AS items,
+string_agg(r.body, ',' ORDER BY r.position) FILTER (WHERE r.n <= $2) AS items,
 count(*) > $3 AS has_more
-FROM (SELECT r.position, r.json, row_number() OVER (ORDER BY r.position) AS n
-FROM (SELECT c.position, k.cursor, c.customer_id,
-(extract(epoch FROM c.recorded_at) * 1000)::bigint AS recorded_at_ms,
-left(row_to_json(common)::text, -1)
-|| coalesce(',' || substr(nullif(c.details::text, '{}'), 2), '}') AS json
-FROM (SELECT * FROM process_changes WHERE position > coalesce($4::bigint, h.pruned_through) ORDER BY position LIMIT $5::int + 1) AS c
-CROSS JOIN LATERAL (SELECT translate(encode(int8send(c.position) || substr(int8send(((c.position & 4294967295) * 1013904243 + (c.position >> 32) * 668265263 + 1779033703) & 4294967295), 5, 4), 'base64'), '+/', '-_') AS cursor) AS k
-CROSS JOIN LATERAL (
-SELECT k.cursor, to_char(c.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", c.kind, c.numero,
-c.status, to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt") AS common) AS r) AS r
+FROM (SELECT c.position, c.body, row_number() OVER (ORDER BY c.position) AS n
+FROM (SELECT position, customer_id, recorded_at, body FROM process_changes WHERE position > coalesce($4::bigint, h.pruned_through) ORDER BY position LIMIT $5::int + 1) AS c) AS r
 ) AS p;
 
 -- positionBefore
