@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import { REDIS_KEY_PREFIX } from '../src/redis/redis-key-prefix.js';
-import { REDIS_COMMAND_TIMEOUT_MS, REDIS_PROBE_INTERVAL_MS } from '../src/redis/redis.connection.js';
+import { REDIS_PROBE_INTERVAL_MS } from '../src/redis/redis.connection.js';
 import { anOperationsProcess } from './factories/operations-process.factory.js';
 import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
 import { SseClient } from './support/sse-client.js';
@@ -61,37 +61,25 @@ const PER_USER_LIMIT = 12;
 
   it('skips a hung Redis after its first timeout, keeps limits in memory, reports it degraded, and heals', async () => {
     await list().expect(200);
-    const normalStarted = performance.now();
-    for (let request = 0; request < 10; request++) await list().expect(200);
-    const normal = performance.now() - normalStarted;
 
     proxy.freeze();
     // The request that meets the hang waits for one command timeout, no more.
     await list().expect(200);
     expect(await redisReported('degraded')).toBe(true);
 
-    // From then on no request waits on Redis: none of them sends it anything, and ten take less
-    // time together than one command timeout each would.
+    // From then on no request waits on Redis, because none of them sends it anything: neither
+    // the lists nor a change stream, whose lease is counted in this instance's memory.
     const sentBefore = proxy.bytesToServer;
-    const started = performance.now();
     for (let request = 0; request < 10; request++) await list().expect(200);
-    const skipping = performance.now() - started;
-    expect(skipping).toBeLessThan(10 * REDIS_COMMAND_TIMEOUT_MS);
-    // As fast as with Redis answering, give or take a generous factor for a loaded machine.
-    expect(skipping).toBeLessThan(normal * 4 + 200);
-
-    // A change stream opens as promptly, its lease counted in this instance's memory.
     await testApp.app.listen(0, '127.0.0.1');
     const { port } = testApp.app.getHttpServer().address() as AddressInfo;
-    const streamStarted = performance.now();
     const stream = await SseClient.open(`http://127.0.0.1:${port}/api/changes/stream`, {
       Authorization: `Bearer ${token}`,
     });
     stream.close();
     expect(stream.response.status).toBe(200);
-    expect(performance.now() - streamStarted).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS);
     const sentDuringSkip = proxy.bytesToServer - sentBefore;
-    // At most the background probe's PINGs (14 bytes each) got through to the frozen proxy.
+    // At most the background probe's PINGs (14 bytes each, one a second) reached the frozen proxy.
     expect(sentDuringSkip).toBeLessThan(100);
 
     // The per-user limit still holds, counted in this instance's memory meanwhile.

@@ -3,14 +3,17 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A TCP proxy on 127.0.0.1 between the service and a server of ours (PostgreSQL, Redis), to fail
- * the network the way production does without touching the shared server: {@link freeze} stops
- * forwarding in both directions while every socket stays open (a hung server, a stalled network),
- * {@link resume} lets the held bytes through.
+ * the network the way production does without touching the shared server: {@link freeze} holds
+ * every byte in both directions while every socket stays open (a hung server, a stalled network),
+ * {@link resume} lets the held bytes through, in order.
  */
 export class TcpProxy {
   private frozen = false;
-  private readonly pairs = new Set<[Socket, Socket]>();
-  /** Bytes the clients have sent towards the server so far (what the service asked of it). */
+  private readonly links = new Set<Link>();
+  /**
+   * Bytes the clients have sent towards the server so far, held ones included: what the service
+   * asked of it, even while it could not answer.
+   */
   bytesToServer = 0;
 
   private constructor(private readonly server: Server) {}
@@ -37,22 +40,18 @@ export class TcpProxy {
 
   freeze(): void {
     this.frozen = true;
-    for (const [client, upstream] of this.pairs) {
-      client.pause();
-      upstream.pause();
-    }
   }
 
   resume(): void {
     this.frozen = false;
-    for (const [client, upstream] of this.pairs) {
-      client.resume();
-      upstream.resume();
+    for (const link of this.links) {
+      for (const chunk of link.toServer.splice(0)) writeIfOpen(link.upstream, chunk);
+      for (const chunk of link.toClient.splice(0)) writeIfOpen(link.client, chunk);
     }
   }
 
   async close(): Promise<void> {
-    for (const [client, upstream] of this.pairs) {
+    for (const { client, upstream } of this.links) {
       client.destroy();
       upstream.destroy();
     }
@@ -60,22 +59,38 @@ export class TcpProxy {
   }
 
   private accept(client: Socket, target: { host: string; port: number }): void {
-    const upstream = createConnection(target);
-    const pair: [Socket, Socket] = [client, upstream];
-    this.pairs.add(pair);
-    client.on('data', (chunk: Buffer) => (this.bytesToServer += chunk.length));
-    client.pipe(upstream);
-    upstream.pipe(client);
-    if (this.frozen) {
-      client.pause();
-      upstream.pause();
-    }
+    const link: Link = { client, upstream: createConnection(target), toServer: [], toClient: [] };
+    this.links.add(link);
+    client.on('data', (chunk: Buffer) => {
+      this.bytesToServer += chunk.length;
+      this.forward(chunk, link.upstream, link.toServer);
+    });
+    link.upstream.on('data', (chunk: Buffer) => this.forward(chunk, client, link.toClient));
+    client.on('end', () => link.upstream.end());
+    link.upstream.on('end', () => client.end());
     const drop = () => {
-      this.pairs.delete(pair);
+      this.links.delete(link);
       client.destroy();
-      upstream.destroy();
+      link.upstream.destroy();
     };
     client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
+    link.upstream.on('error', drop).on('close', drop);
   }
+
+  private forward(chunk: Buffer, to: Socket, held: Buffer[]): void {
+    if (this.frozen) held.push(chunk);
+    else writeIfOpen(to, chunk);
+  }
+}
+
+/** A client's connection and the proxy's own to the server, with what each side sent while frozen. */
+interface Link {
+  client: Socket;
+  upstream: Socket;
+  toServer: Buffer[];
+  toClient: Buffer[];
+}
+
+function writeIfOpen(socket: Socket, chunk: Buffer): void {
+  if (socket.writable) socket.write(chunk);
 }
