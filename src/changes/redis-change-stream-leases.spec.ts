@@ -28,8 +28,8 @@ const redisAnswers = await testRedisAnswers('RedisChangeStreamLeases (real Redis
   const started: RedisChangeStreamLeases[] = [];
   let userId: string;
 
-  const leasesOn = (connection: RedisConnection, limit = 2) => {
-    const leases = new RedisChangeStreamLeases(connection, keyPrefix, limit, REFRESH_EVERY_MS);
+  const leasesOn = (connection: RedisConnection, limit = 2, refreshEveryMs = REFRESH_EVERY_MS) => {
+    const leases = new RedisChangeStreamLeases(connection, keyPrefix, limit, refreshEveryMs);
     started.push(leases);
     return leases;
   };
@@ -83,6 +83,20 @@ const redisAnswers = await testRedisAnswers('RedisChangeStreamLeases (real Redis
     expect(await survivor.acquire(userId)).toBeNull();
     await sleep(LEASE_TTL_MS + 100);
     expect(await survivor.acquire(userId)).not.toBeNull();
+  });
+
+  it('keeps an instance’s leases however soon another instance’s leases expire', async () => {
+    // Leases of 6 s: unrefreshed until 2 s from now.
+    const slow = leasesOn(connectionA, 2, 10 * REFRESH_EVERY_MS);
+    const fast = leasesOn(connectionB);
+    expect(await slow.acquire(userId)).not.toBeNull();
+    const brief = await fast.acquire(userId);
+    expect(brief).not.toBeNull();
+    brief?.release();
+
+    await sleep(LEASE_TTL_MS + 200);
+
+    expect(await leasesInRedis()).toBe(1);
   });
 
   it('keeps refreshed leases past their TTL, scored by Redis’s clock', async () => {

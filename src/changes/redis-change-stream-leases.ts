@@ -7,21 +7,28 @@ import { ChangeStreamLeases, leaseReleasedOnce, type StreamLease } from './chang
 /** A lease outlives this many missed refreshes, so one slow or failed refresh does not drop it. */
 const LEASE_TTL_IN_REFRESHES = 3;
 
-/** `now`: milliseconds by Redis's clock, so that the instances' clocks never matter. */
-const SERVER_NOW = `
+/**
+ * `now`: milliseconds by Redis's clock, so that the instances' clocks never matter. A user's set
+ * lives as long as its latest lease, whichever instance holds it and however long its leases last.
+ */
+const PRELUDE = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local function expire_with_latest_lease(key)
+  local latest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  if latest[2] then redis.call('PEXPIREAT', key, latest[2]) end
+end
 `;
 
 /**
  * KEYS[1] the user's leases (id scored by expiry); ARGV: lease id, limit, TTL ms. Drops the expired
  * leases, then adds this one unless the user holds the limit: 1 granted, 0 refused.
  */
-const ACQUIRE = `${SERVER_NOW}
+const ACQUIRE = `${PRELUDE}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+expire_with_latest_lease(KEYS[1])
 return 1
 `;
 
@@ -30,14 +37,14 @@ return 1
  * instance holds and their ids. Extends those (adding any Redis lost or never had) and drops the
  * expired ones of other instances.
  */
-const REFRESH = `${SERVER_NOW}
+const REFRESH = `${PRELUDE}
 local ttl = tonumber(ARGV[1])
 local at = 2
 for _, key in ipairs(KEYS) do
   local count = tonumber(ARGV[at])
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
   for i = at + 1, at + count do redis.call('ZADD', key, now + ttl, ARGV[i]) end
-  redis.call('PEXPIRE', key, ttl)
+  expire_with_latest_lease(key)
   at = at + count + 1
 end
 return 0
