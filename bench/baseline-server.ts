@@ -2,13 +2,20 @@ import 'reflect-metadata';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { captureListStatements, criteriaOf } from './list-statements.js';
+import { decodeCursor, encodeCursor } from '../src/changes/change-cursor.js';
+import {
+  captureChangesStatement,
+  captureListStatements,
+  criteriaOf,
+  FEED_PAGE_LIMIT,
+} from './list-statements.js';
 
 /**
  * The floor to compare the service with: `node:http` + `pg`, no framework, no validation, no
- * auth, answering every request with the list the service gives for one query string and one
- * visibility, from the same two statements (captured from the service's repository at start-up),
- * the items joined as the statement renders them, into the same JSON bytes. Forked by the harness; reports its port over IPC.
+ * auth. `/api/changes?after=<cursor>` answers the feed's page of {@link FEED_PAGE_LIMIT} after
+ * the cursor; any other request gets the list the service gives for one query string. Both for
+ * one visibility, from the service's own statements (captured from its repositories at start-up),
+ * into the same JSON bytes. Forked by the harness; reports its port over IPC.
  *
  * Environment: DATABASE_URL, BASELINE_QUERY (e.g. `pageSize=100`), BASELINE_CUSTOMERS (comma-
  * separated customer ids; empty for staff).
@@ -16,6 +23,8 @@ import { captureListStatements, criteriaOf } from './list-statements.js';
 
 /** One column: the item's JSON text, rendered by the statement. */
 type Row = [string];
+/** The feed page statement's columns: the head's extent, then the page. */
+type FeedRow = [string, string, string | null, string | null, boolean];
 
 const url = process.env.DATABASE_URL;
 if (url === undefined) throw new Error('DATABASE_URL is required');
@@ -28,6 +37,11 @@ const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'be
 const statements = await captureListStatements(pool, queryString, visibility);
 const { page, pageSize } = criteriaOf(queryString);
 const pageQuery = statements.page === null ? null : { ...statements.page, rowMode: 'array' as const };
+// Captured after a position no feed reaches, to find which value is the position.
+const POSITION_SENTINEL = 987_654_321_987;
+const feedStatement = await captureChangesStatement(pool, POSITION_SENTINEL, FEED_PAGE_LIMIT, visibility);
+const feedPositionAt = feedStatement.values.indexOf(POSITION_SENTINEL);
+if (feedPositionAt < 0) throw new Error('the feed statement binds no position');
 
 async function answer(): Promise<string> {
   const counted = await pool.query<{ totalItems: number }>(statements.count.text, statements.count.values);
@@ -41,8 +55,25 @@ async function answer(): Promise<string> {
   return `{"data":[${data.join(',')}],"meta":${JSON.stringify(meta)}}`;
 }
 
-const server = createServer((_req, res) => {
-  answer().then(
+/** The service's page after `position`, without its checks (the cursor is the harness's own). */
+async function feedPage(position: number): Promise<string> {
+  const values = feedStatement.values.with(feedPositionAt, position);
+  const result = await pool.query<FeedRow>({ text: feedStatement.text, values, rowMode: 'array' });
+  const [, , pageLastPosition, items, hasMore] = result.rows[0]!;
+  const next = encodeCursor(pageLastPosition === null ? position : Number(pageLastPosition));
+  return `{"data":[${items ?? ''}],"next":"${next}","hasMore":${hasMore}}`;
+}
+
+function answerTo(requestUrl: string): Promise<string> {
+  const url = new URL(requestUrl, 'http://baseline');
+  if (url.pathname !== '/api/changes') return answer();
+  const position = decodeCursor(url.searchParams.get('after') ?? '');
+  if (position === null) return Promise.reject(new Error('a feed page needs ?after=<cursor>'));
+  return feedPage(position);
+}
+
+const server = createServer((req, res) => {
+  answerTo(req.url ?? '/').then(
     (body) => {
       res.writeHead(200, {
         'Content-Type': 'application/json; charset=utf-8',

@@ -19,7 +19,12 @@ import {
 } from './dataset.js';
 import type { DriveRequest, DriveResult } from './driver.js';
 import { encodeCursor } from '../src/changes/change-cursor.js';
-import { captureChangesStatement, captureListStatements, type Statement } from './list-statements.js';
+import {
+  captureChangesStatement,
+  captureListStatements,
+  FEED_PAGE_LIMIT,
+  type Statement,
+} from './list-statements.js';
 import { readDatasetSpec } from './loader.js';
 import { cpuMillisOf, loadAverage, memoryOf, sampleRss } from './proc-stats.js';
 import { login, startService } from './service-process.js';
@@ -32,8 +37,10 @@ const USAGE = `Usage: npm run bench -- (--database-url postgres://... | --pglite
 Boots the service (its own build of src/, NODE_ENV=production) on a database loaded by
 bench:load, with an HTTP operations simulator (50 ms latency) started here, and drives it with
 autocannon from a separate process. Scenarios: ${SCENARIOS.join(', ')}; a -gzip one sends
-its twin's requests with Accept-Encoding: gzip. changes-page-100 needs a feed (bench:load --changes)
-and reads 100 changes after cursors spread from its start to its end.`;
+its twin's requests with Accept-Encoding: gzip; a baseline- one sends its twin's requests to a
+framework-free node:http + pg server that answers them from the same statements (PostgreSQL only).
+changes-page-100 needs a feed (bench:load --changes) and reads 100 changes after cursors spread
+from its start to its end.`;
 
 /** This file runs from <build>/bench/; the service built with it is <build>/src/main.js. */
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -59,9 +66,14 @@ interface Fixtures {
   container: string;
 }
 
+/** Each baseline scenario and the service's scenario it answers the same requests of. */
+const BASELINES = new Map<ScenarioName, ScenarioName>([
+  ['baseline-list-default', 'list-default'],
+  ['baseline-changes-page-100', 'changes-page-100'],
+]);
+
 /** Pages of the change feed: cursors spread over all of it, from its start to its end. */
 const FEED_CURSORS = 30;
-const FEED_PAGE_LIMIT = 100;
 /** Positions that far before the end still fill a page for a customer with a fifth of the changes. */
 const FEED_TAIL_MARGIN = 1_000;
 
@@ -152,6 +164,9 @@ async function main(): Promise<void> {
       `${lastPosition} changes in the feed`,
   );
   const positions = feedPositions(lastPosition);
+  const feedPaths = positions.map(
+    (position) => `/api/changes?after=${encodeCursor(position)}&limit=${FEED_PAGE_LIMIT}`,
+  );
 
   const queries = new Map<BenchUserKey, Record<string, string>>();
   for (const user of options.users) queries.set(user, listQueries(spec, fixtures.get(user)!));
@@ -194,22 +209,23 @@ async function main(): Promise<void> {
       const userQueries = queries.get(user)!;
       const userFixtures = fixtures.get(user)!;
       let baseline: { url: string; child: ChildProcess } | null = null;
-      if (options.url !== null && options.scenarios.includes('baseline-list-default')) {
+      if (options.url !== null && options.scenarios.some((scenario) => BASELINES.has(scenario))) {
         baseline = await startBaseline(options.url, user);
         children.push(baseline.child);
-        await compareBytes(service.url, baseline.url, headers);
+        await compareBytes(service.url, baseline.url, headers, '/api/processes');
+        if (feedPaths.length > 0) await compareBytes(service.url, baseline.url, headers, feedPaths.at(-1)!);
       }
       let missOffset = 0;
       for (const connections of options.connections) {
         for (const scenario of options.scenarios) {
-          const target =
-            scenario === 'baseline-list-default'
-              ? baseline === null
-                ? null
-                : { url: baseline.url, pid: baseline.child.pid! }
-              : { url: service.url, pid: service.child.pid! };
+          const target = BASELINES.has(scenario)
+            ? baseline === null
+              ? null
+              : { url: baseline.url, pid: baseline.child.pid! }
+            : { url: service.url, pid: service.child.pid! };
           if (target === null) continue;
           const { twin, gzip } = requestsOf(scenario);
+          const asked = BASELINES.get(twin) ?? twin;
           const scenarioHeaders = gzip ? { ...headers, 'accept-encoding': 'gzip' } : headers;
           let paths: string[];
           if (scenario === 'detail-hit') {
@@ -225,16 +241,14 @@ async function main(): Promise<void> {
               );
               continue;
             }
-          } else if (scenario === 'changes-page-100') {
-            if (positions.length === 0) {
-              log(`# changes-page-100 skipped: the feed is empty (bench:load --changes <n>)`);
+          } else if (asked === 'changes-page-100') {
+            if (feedPaths.length === 0) {
+              log(`# ${scenario} skipped: the feed is empty (bench:load --changes <n>)`);
               continue;
             }
-            paths = positions.map(
-              (position) => `/api/changes?after=${encodeCursor(position)}&limit=${FEED_PAGE_LIMIT}`,
-            );
+            paths = feedPaths;
           } else {
-            const query = userQueries[twin === 'baseline-list-default' ? 'list-default' : twin] ?? '';
+            const query = userQueries[asked] ?? '';
             paths = [`/api/processes${query === '' ? '' : `?${query}`}`];
           }
           const run = async (seconds: number): Promise<DriveResult> =>
@@ -290,15 +304,16 @@ async function main(): Promise<void> {
         await once(baseline.child, 'exit');
       }
     }
-    for (const row of rows) {
-      if (row.scenario !== 'list-default') continue;
-      const base = rows.find(
-        (other) =>
-          other.scenario === 'baseline-list-default' &&
-          other.user === row.user &&
-          other.connections === row.connections,
-      );
-      row.baselineRatio = base === undefined ? null : row.rps / base.rps;
+    for (const [baselineScenario, scenario] of BASELINES) {
+      for (const row of rows.filter((candidate) => candidate.scenario === scenario)) {
+        const base = rows.find(
+          (other) =>
+            other.scenario === baselineScenario &&
+            other.user === row.user &&
+            other.connections === row.connections,
+        );
+        row.baselineRatio = base === undefined ? null : row.rps / base.rps;
+      }
     }
 
     const coalescing = await coldBurst(service.url, tokens, fixtures, simulator);
@@ -604,13 +619,18 @@ async function startBaseline(url: string, user: BenchUserKey): Promise<{ url: st
 }
 
 /** The baseline must answer the very bytes the service does, or the comparison means nothing. */
-async function compareBytes(serviceUrl: string, baselineUrl: string, headers: Record<string, string>) {
-  const ours = await (await fetch(`${serviceUrl}/api/processes`, { headers })).text();
-  const theirs = await (await fetch(`${baselineUrl}/api/processes`)).text();
+async function compareBytes(
+  serviceUrl: string,
+  baselineUrl: string,
+  headers: Record<string, string>,
+  path: string,
+) {
+  const ours = await (await fetch(`${serviceUrl}${path}`, { headers })).text();
+  const theirs = await (await fetch(`${baselineUrl}${path}`)).text();
   log(
     ours === theirs
-      ? `# baseline answers the same ${Buffer.byteLength(ours)} bytes as the service`
-      : `# WARNING: baseline body differs from the service's (${ours.length} vs ${theirs.length} chars)`,
+      ? `# baseline answers ${path} with the same ${Buffer.byteLength(ours)} bytes as the service`
+      : `# WARNING: baseline body for ${path} differs from the service's (${ours.length} vs ${theirs.length} chars)`,
   );
 }
 

@@ -7,6 +7,9 @@ import type { Visibility } from '../src/auth/authenticated-user.js';
 import { ProcessesRepository } from '../src/processes/processes.repository.js';
 import { ChangesRepository } from '../src/changes/changes.repository.js';
 
+/** The feed's page size in the bench: what `changes-page-100` asks for, and its baseline answers. */
+export const FEED_PAGE_LIMIT = 100;
+
 export interface Statement {
   text: string;
   values: unknown[];

@@ -334,6 +334,7 @@ describe(formatTable.name, () => {
     expect(texts({ rps: 119, cpuMsPerRequest: null, rssMb: null }, 'pglite')).toEqual(['MISS rps>=120']);
     expect(texts({ requests: 0 })).toEqual(['MISS no answers']);
     expect(texts({ scenario: 'baseline-list-default', errors: 3 })).toEqual([]);
+    expect(texts({ scenario: 'baseline-changes-page-100', connections: 16, p99: 50 })).toEqual([]);
     expect(texts({ scenario: 'list-page-500', errors: 2, rssMb: null })).toEqual([
       'ok p99<80',
       'MISS no errors',
