@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { decodeCursor, encodeCursor } from '../src/changes/change-cursor.js';
+import { applySessionSettings } from '../src/database/session-settings.js';
 import {
   captureChangesStatement,
   captureListStatements,
@@ -32,8 +33,14 @@ const queryString = process.env.BASELINE_QUERY ?? '';
 const customers = (process.env.BASELINE_CUSTOMERS ?? '').split(',').filter((id) => id !== '');
 const visibility = { customerIds: customers.length === 0 ? null : customers };
 
-// The service's pool size.
-const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'bench-baseline' });
+// The service's pool size and session settings.
+const pool = new pg.Pool({
+  connectionString: url,
+  max: 10,
+  application_name: 'bench-baseline',
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  onConnect: (client: pg.ClientBase) => applySessionSettings(client),
+});
 const statements = await captureListStatements(pool, queryString, visibility);
 const { page, pageSize } = criteriaOf(queryString);
 const pageQuery = statements.page === null ? null : { ...statements.page, rowMode: 'array' as const };

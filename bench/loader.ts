@@ -222,7 +222,7 @@ export async function loadChanges(
     for (const statement of rebuild) await tx.execute(sql.raw(statement));
   });
   await db.execute(sql`DELETE FROM bench_dataset WHERE key = 'rebuild'`);
-  await db.execute(sql`VACUUM (ANALYZE) process_changes`);
+  await db.execute(sql`VACUUM (ANALYZE) process_changes, change_feed_head`);
 }
 
 export async function countDataset(database: DatabaseService): Promise<DatasetCounts> {

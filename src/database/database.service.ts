@@ -12,6 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { logConnectionLoss } from './connection-loss.js';
+import { applySessionSettings } from './session-settings.js';
 import {
   PostgresNotificationListener,
   type NotificationHandler,
@@ -75,26 +76,14 @@ export class DatabaseService implements OnApplicationShutdown {
           connectionTimeoutMillis: options.statementTimeoutMs,
           query_timeout: options.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
         }),
-        // Awaited before the pool hands the connection out, so nothing runs beside it. Set per
-        // session rather than as startup options, which an `options` parameter in DATABASE_URL
-        // would silently replace. The list statements are prepared, and their best plan depends on
-        // the values bound (LIMIT/OFFSET, the date range): the generic plan PostgreSQL may switch
-        // to after five executions cost the filtered list 30%.
+        // Awaited before the pool hands the connection out, so nothing runs beside it.
         // @types/pg declares a void hook, but pg-pool awaits the promise it returns.
         // eslint-disable-next-line @typescript-eslint/no-misused-promises
         onConnect: async (client: pg.ClientBase) => {
           // A checked-out connection lost between two statements (inside a transaction) reports
           // here; the pool's own listener covers only idle ones.
           client.on('error', (error) => logConnectionLoss(logger, 'a connection in use', error));
-          await client.query('SET plan_cache_mode = force_custom_plan');
-          // Every statement here runs in milliseconds; JIT compiling one costs 50-150 ms. With
-          // statistics behind the data (a first sync into an empty database), the cost estimate of
-          // sync's read of the stored copies passed jit_above_cost and every page paid the
-          // compilation: recording changes made a first sync 45% slower (docs/performance.md).
-          await client.query('SET jit = off');
-          if (options.statementTimeoutMs !== undefined) {
-            await client.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
-          }
+          await applySessionSettings(client, options.statementTimeoutMs);
         },
       });
       // An idle connection the server closes (a restart, a failover, pg_terminate_backend, a proxy
