@@ -15,7 +15,7 @@ import type { NotificationSubscription } from '../database/notification-listener
 import { ChangeFeedMetrics } from '../metrics/change-feed.metrics.js';
 import { CHANGES_CHANNEL } from './change-recorder.js';
 import { ChangeStreamLeases } from './change-stream-leases.js';
-import { ChangeStream, changeEventOf, type StreamEndReason } from './change-stream.js';
+import { ChangeBatch, ChangeStream, changeEventOf, type StreamEndReason } from './change-stream.js';
 import { ChangesRepository, type ChangeRow } from './changes.repository.js';
 
 /** Changes read per statement, by the fan-out and by a stream's replay. */
@@ -104,7 +104,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
     while (!stream.isEnded) {
       const fannedOutBefore = this.fannedOut;
       const rows = await this.repository.after(stream.position, READ_BATCH, stream.visibility);
-      if (!stream.deliver(rows.map(changeEventOf))) return;
+      if (!stream.deliver(new ChangeBatch(rows.map(changeEventOf)))) return;
       if (rows.length === READ_BATCH) {
         await stream.drained();
         continue;
@@ -153,17 +153,23 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
   private fanOut(rows: ChangeRow[]): void {
     const now = this.clock.now().getTime();
     const events = rows.map(changeEventOf);
+    const lastPosition = rows[rows.length - 1]?.position ?? this.fannedOut;
+    const batches = new Map<string, ChangeBatch>();
     for (const stream of this.streams) {
       if (!stream.live) continue;
-      const visible =
-        stream.visibility.customerIds === null
-          ? events
-          : events.filter(({ customerId }) => stream.visibility.customerIds?.includes(customerId));
-      stream.deliver(visible);
+      let batch = batches.get(stream.audience);
+      if (batch === undefined) {
+        const { customerIds } = stream.visibility;
+        batch = new ChangeBatch(
+          customerIds === null ? events : events.filter(({ customerId }) => customerIds.includes(customerId)),
+        );
+        batches.set(stream.audience, batch);
+      }
+      stream.deliver(batch);
       // Nothing else up to here is for this stream.
-      stream.position = Math.max(stream.position, rows[rows.length - 1]?.position ?? 0);
+      stream.position = Math.max(stream.position, lastPosition);
     }
-    this.fannedOut = rows[rows.length - 1]?.position ?? this.fannedOut;
+    this.fannedOut = lastPosition;
     for (const row of rows) this.metrics.delivered(row.recordedAtMs, now);
   }
 

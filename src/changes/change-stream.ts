@@ -14,6 +14,34 @@ export function changeEventOf({ position, customerId, cursor, json }: ChangeRow)
   return { position, customerId, text: `id: ${cursor}\nevent: change\ndata: ${json.text}\n\n` };
 }
 
+/**
+ * Consecutive events for one audience, joined into one text once, however many of its streams
+ * they go to: a socket write per event and per stream was most of the fan-out's cost, and a text
+ * joined per stream would copy the same bytes a thousand times.
+ */
+export class ChangeBatch {
+  private joined: string | undefined;
+
+  constructor(private readonly events: readonly ChangeEvent[]) {}
+
+  get lastPosition(): number {
+    return this.events.at(-1)?.position ?? 0;
+  }
+
+  /** The text of the events after `position`: the shared whole when `position` is before them all. */
+  textAfter(position: number): string {
+    const first = this.events[0];
+    if (first === undefined || position < first.position) {
+      this.joined ??= this.events.map(({ text }) => text).join('');
+      return this.joined;
+    }
+    return this.events
+      .filter((event) => event.position > position)
+      .map(({ text }) => text)
+      .join('');
+  }
+}
+
 /** Why a stream ended, as the metrics count it. */
 export type StreamEndReason = 'client-closed' | 'token-expired' | 'shutdown' | 'slow-consumer' | 'error';
 
@@ -29,6 +57,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export class ChangeStream {
   /** False while it replays from the table; the live fan-out skips it until then. */
   live = false;
+  /** Streams of one audience see the same changes: staff, or one set of customers. */
+  readonly audience: string;
   private ended = false;
   private readonly timers: NodeJS.Timeout[] = [];
 
@@ -39,6 +69,7 @@ export class ChangeStream {
     private readonly response: Response,
     private readonly onEnd: (stream: ChangeStream, reason: StreamEndReason) => void,
   ) {
+    this.audience = visibility.customerIds === null ? '*' : JSON.stringify(visibility.customerIds.toSorted());
     response.on('close', () => this.end('client-closed'));
   }
 
@@ -60,14 +91,11 @@ export class ChangeStream {
     this.timers.push(setTimeout(() => this.end('token-expired'), expiry));
   }
 
-  /** Sends the events after its position; false when the stream ended (it fell behind, or closed). */
-  deliver(events: ChangeEvent[]): boolean {
-    for (const { position, text } of events) {
-      if (this.ended) return false;
-      if (position <= this.position) continue;
-      this.position = position;
-      this.write(text);
-    }
+  /** Sends the batch's events after its position, in one write; false when the stream ended. */
+  deliver(batch: ChangeBatch): boolean {
+    const text = batch.textAfter(this.position);
+    this.position = Math.max(this.position, batch.lastPosition);
+    if (text !== '') this.write(text);
     return !this.ended;
   }
 

@@ -1,0 +1,103 @@
+import { jest } from '@jest/globals';
+import { EventEmitter } from 'node:events';
+import type { Response } from 'express';
+import { ChangeBatch, ChangeStream, MAX_BUFFERED_BYTES, type ChangeEvent } from './change-stream.js';
+
+function eventAt(position: number, customerId = 'acme'): ChangeEvent {
+  return { position, customerId, text: `id: c${position}\nevent: change\ndata: {}\n\n` };
+}
+
+/** What a stream does with its response: the writes it made, and whether it ended it. */
+class RecordingResponse extends EventEmitter {
+  readonly writes: string[] = [];
+  writableLength = 0;
+  writableEnded = false;
+  destroyed = false;
+
+  write(text: string): boolean {
+    this.writes.push(text);
+    return true;
+  }
+
+  end(): void {
+    this.writableEnded = true;
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+
+describe(ChangeBatch.name, () => {
+  const batch = new ChangeBatch([eventAt(11), eventAt(12), eventAt(15)]);
+
+  it('is every event’s text, in order, for a stream behind them all', () => {
+    expect(batch.textAfter(10)).toBe(eventAt(11).text + eventAt(12).text + eventAt(15).text);
+    expect(batch.lastPosition).toBe(15);
+  });
+
+  it('is only the later events for a stream already inside the batch', () => {
+    expect(batch.textAfter(12)).toBe(eventAt(15).text);
+    expect(batch.textAfter(15)).toBe('');
+  });
+
+  it('is empty, at no position, without events', () => {
+    const empty = new ChangeBatch([]);
+    expect(empty.textAfter(0)).toBe('');
+    expect(empty.lastPosition).toBe(0);
+  });
+});
+
+describe(ChangeStream.name, () => {
+  function streamAfter(position: number) {
+    const response = new RecordingResponse();
+    const ended = jest.fn();
+    const stream = new ChangeStream(
+      'user-1',
+      { customerIds: ['acme'] },
+      position,
+      response as unknown as Response,
+      ended,
+    );
+    return { stream, response, ended };
+  }
+
+  it('writes a batch in one write and moves past it', () => {
+    const { stream, response } = streamAfter(10);
+
+    expect(stream.deliver(new ChangeBatch([eventAt(11), eventAt(12), eventAt(15)]))).toBe(true);
+
+    expect(response.writes).toEqual([eventAt(11).text + eventAt(12).text + eventAt(15).text]);
+    expect(stream.position).toBe(15);
+  });
+
+  it('never writes a change twice, nor anything for a batch it is already past', () => {
+    const { stream, response } = streamAfter(12);
+    const batch = new ChangeBatch([eventAt(11), eventAt(12), eventAt(15)]);
+
+    stream.deliver(batch);
+    stream.deliver(batch);
+
+    expect(response.writes).toEqual([eventAt(15).text]);
+  });
+
+  it('ends as a slow consumer once more than the bound waits in its socket', () => {
+    const { stream, response, ended } = streamAfter(0);
+    response.writableLength = MAX_BUFFERED_BYTES + 1;
+
+    expect(stream.deliver(new ChangeBatch([eventAt(1)]))).toBe(false);
+
+    expect(ended).toHaveBeenCalledWith(stream, 'slow-consumer');
+    expect(response.destroyed).toBe(true);
+  });
+
+  it('counts the same customers in any order as one audience, and staff as another', () => {
+    const audienceOf = (customerIds: string[] | null) =>
+      new ChangeStream('u', { customerIds }, 0, new RecordingResponse() as unknown as Response, jest.fn())
+        .audience;
+
+    expect(audienceOf(['acme', 'globex'])).toBe(audienceOf(['globex', 'acme']));
+    expect(audienceOf(['acme'])).not.toBe(audienceOf(['acme', 'globex']));
+    expect(audienceOf(null)).not.toBe(audienceOf([]));
+  });
+});
