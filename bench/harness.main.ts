@@ -474,7 +474,10 @@ async function explainOne(
   };
 }
 
-/** EXPLAIN of the feed's page statement after its first, middle and last cursor: same cost at any depth? */
+/**
+ * EXPLAIN of the feed's page statement after its first, middle and last cursor: same cost at any
+ * depth? The statement calls `change_feed_page`, whose own query auto_explain shows.
+ */
 async function explainChanges(url: string, users: BenchUserKey[], positions: number[]): Promise<Explained[]> {
   const client = new pg.Client({ connectionString: url, application_name: 'bench-explain' });
   await client.connect();
@@ -489,15 +492,45 @@ async function explainChanges(url: string, users: BenchUserKey[], positions: num
           FEED_PAGE_LIMIT,
           visibilityOf(user),
         );
-        explained.push(
-          await explainOne(client, userLabel(user), `changes-page-100 after ${position}`, 'page', statement),
+        const scenario = `changes-page-100 after ${position}`;
+        const { result, plans } = await withNestedPlans(client, () =>
+          explainOne(client, userLabel(user), scenario, 'page', statement),
         );
+        explained.push({
+          ...result,
+          text: [result.text, '', 'Inside the function:', '', '```', ...plans, '```'].join('\n'),
+        });
       }
     }
   } finally {
     await client.end();
   }
   return explained;
+}
+
+/** Runs `run` with auto_explain logging the plans of statements inside functions to this client. */
+async function withNestedPlans<T>(
+  client: pg.Client,
+  run: () => Promise<T>,
+): Promise<{ result: T; plans: string[] }> {
+  const plans: string[] = [];
+  const collect = (notice: { message?: string }): void => {
+    if (notice.message?.startsWith('duration:') === true) plans.push(notice.message);
+  };
+  await client.query(`LOAD 'auto_explain'`);
+  await client.query(
+    `SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on;
+     SET auto_explain.log_analyze = on; SET auto_explain.log_buffers = on; SET client_min_messages = log`,
+  );
+  client.on('notice', collect);
+  try {
+    // The nested plans of the EXPLAIN (the first run) are enough; the timed runs need none.
+    const result = await run();
+    return { result, plans: plans.filter((plan) => !plan.includes('EXPLAIN')).slice(0, 1) };
+  } finally {
+    client.off('notice', collect);
+    await client.query('RESET auto_explain.log_min_duration; RESET client_min_messages');
+  }
 }
 
 /**

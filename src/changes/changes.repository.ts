@@ -71,12 +71,14 @@ const param = {
  * (customer, position) index, one ordered scan per visible customer merged by position, so a page
  * costs the same at any depth of the feed. Each change was stored as the API's JSON text, cursor
  * included, when it was recorded (`body`): a page is their join, and serving it costs PostgreSQL
- * no rendering and the service no parsing and no serialising.
+ * no rendering and the service no parsing and no serialising. A page is read by the SQL function
+ * `change_feed_page` (migration 0012), whose plans PostgreSQL keeps for the session instead of
+ * planning the page again on every request.
  */
 @Injectable()
 export class ChangesRepository {
   private readonly afterStatements = new Map<VisibilityShape, PreparedRead<StoredChange>>();
-  private readonly pageStatements = new Map<VisibilityShape, PreparedRead<StoredPage>>();
+  private pageStatement: PreparedRead<StoredPage> | undefined;
 
   constructor(private readonly database: DatabaseService) {}
 
@@ -107,9 +109,8 @@ export class ChangesRepository {
    * into one JSON array by PostgreSQL, and the feed's extent as of the same snapshot.
    */
   async page(position: number | null, limit: number, visibility: Visibility): Promise<FeedPage> {
-    const shape = visibilityShapeOf(visibility);
-    const statement = preparedOnce(this.pageStatements, shape, () => this.preparePage(shape));
-    const [row] = await statement.execute({ position, limit, ...visibilityValues(visibility) });
+    this.pageStatement ??= this.preparePage();
+    const [row] = await this.pageStatement.execute({ position, limit, ...visibilityValues(visibility) });
     if (row === undefined) throw new Error('the change feed has no head row: were the migrations applied?');
     return {
       extent: { lastPosition: Number(row.lastPosition), prunedThrough: Number(row.prunedThrough) },
@@ -166,35 +167,27 @@ export class ChangesRepository {
     return prepared('changes_after', query);
   }
 
-  /** Reads one change more than the page: whether it is there tells `hasMore`. */
-  private preparePage(shape: VisibilityShape): PreparedRead<StoredPage> {
+  /** `change_feed_page` (migration 0012) keeps its plans for the session; this statement only calls it. */
+  private preparePage(): PreparedRead<StoredPage> {
     const query = this.database.db
       .select({
-        lastPosition: sql<string>`h.last_position::text`,
-        prunedThrough: sql<string>`h.pruned_through::text`,
-        pageLastPosition: sql<string | null>`p.page_last_position::text`,
-        items: sql<string | null>`p.items`,
-        hasMore: sql<boolean>`p.has_more`,
+        lastPosition: sql<string>`f.last_position::text`,
+        prunedThrough: sql<string>`f.pruned_through::text`,
+        pageLastPosition: sql<string | null>`f.page_last_position::text`,
+        items: sql<string | null>`f.items`,
+        hasMore: sql<boolean>`f.has_more`,
       })
       .from(
-        sql`change_feed_head h
-            CROSS JOIN LATERAL (
-              SELECT max(r.position) FILTER (WHERE r.n <= ${param.limit}) AS page_last_position,
-                     string_agg(r.body, ',' ORDER BY r.position) FILTER (WHERE r.n <= ${param.limit}) AS items,
-                     count(*) > ${param.limit} AS has_more
-                FROM (SELECT c.position, c.body, row_number() OVER (ORDER BY c.position) AS n
-                        FROM (${visibleAfter(
-                          sql`coalesce(${param.position}::bigint, h.pruned_through)`,
-                          sql`${param.limit}::int + 1`,
-                          shape,
-                        )}) AS c) AS r
-            ) AS p`,
+        sql`change_feed_page(${param.position}::bigint, ${param.limit}::int, ${param.customerIds}::json) AS f`,
       );
     return prepared('changes_page', query);
   }
 }
 
-/** The first `limit` changes after `after` that the shape lets through (in no set order). */
+/**
+ * The first `limit` changes after `after` that the shape lets through (in no set order). Pages are
+ * read by `change_feed_page` with the same two scans, in SQL: a change to one belongs in both.
+ */
 function visibleAfter(after: SQL | Placeholder, limit: SQL | Placeholder, shape: VisibilityShape): SQL {
   if (shape === 'everyone') {
     return sql`SELECT ${FEED_COLUMNS} FROM process_changes WHERE position > ${after} ORDER BY position LIMIT ${limit}`;
@@ -211,6 +204,7 @@ function visibilityShapeOf(visibility: Visibility): VisibilityShape {
   return visibility.customerIds === null ? 'everyone' : 'customers';
 }
 
+/** The customers as a JSON array; null for staff, whose statements read every customer's changes. */
 function visibilityValues(visibility: Visibility): StatementValues {
-  return visibility.customerIds === null ? {} : { customerIds: JSON.stringify(visibility.customerIds) };
+  return { customerIds: visibility.customerIds === null ? null : JSON.stringify(visibility.customerIds) };
 }

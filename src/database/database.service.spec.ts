@@ -37,6 +37,23 @@ onPostgres(`${DatabaseService.name} (postgres)`, () => {
     }
   });
 
+  it('keeps the change feed page’s generic plans for the session, unlike the prepared statements', async () => {
+    const testDatabase = await createTestDatabase('postgres');
+    const database = await DatabaseService.connect(testDatabase.options);
+    try {
+      await database.migrate();
+      const [page] = await database.db
+        .select({ settings: sql<string[]>`proconfig` })
+        .from(sql`pg_proc`)
+        .where(sql`proname = 'change_feed_page'`);
+
+      expect(page).toEqual({ settings: ['plan_cache_mode=force_generic_plan'] });
+    } finally {
+      await database.close();
+      await testDatabase.drop();
+    }
+  });
+
   it('bounds every statement with the configured timeout, over whatever DATABASE_URL carries', async () => {
     const testDatabase = await createTestDatabase('postgres');
     const url = new URL(testDatabase.options.url!);

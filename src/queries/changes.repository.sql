@@ -15,29 +15,10 @@ ORDER BY pc.position LIMIT $4) AS c order by c.position;
 select c.position::text, change_cursor(c.position), c.customer_id, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT position, customer_id, recorded_at, body FROM process_changes WHERE position > $1 ORDER BY position LIMIT $2) AS c order by c.position;
 
 -- page: as one customer, after a position
-select h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more from change_feed_head h
-CROSS JOIN LATERAL (
-SELECT max(r.position) FILTER (WHERE r.n <= $1) AS page_last_position,
-string_agg(r.body, ',' ORDER BY r.position) FILTER (WHERE r.n <= $2) AS items,
-count(*) > $3 AS has_more
-FROM (SELECT c.position, c.body, row_number() OVER (ORDER BY c.position) AS n
-FROM (SELECT pc.* FROM json_array_elements_text($4::json) AS v(customer_id)
-CROSS JOIN LATERAL (
-SELECT position, customer_id, recorded_at, body FROM process_changes
-WHERE customer_id = v.customer_id AND position > coalesce($5::bigint, h.pruned_through)
-ORDER BY position LIMIT $6::int + 1) AS pc
-ORDER BY pc.position LIMIT $7::int + 1) AS c) AS r
-) AS p;
+select f.last_position::text, f.pruned_through::text, f.page_last_position::text, f.items, f.has_more from change_feed_page($1::bigint, $2::int, $3::json) AS f;
 
 -- page: as staff, from the oldest
-select h.last_position::text, h.pruned_through::text, p.page_last_position::text, p.items, p.has_more from change_feed_head h
-CROSS JOIN LATERAL (
-SELECT max(r.position) FILTER (WHERE r.n <= $1) AS page_last_position,
-string_agg(r.body, ',' ORDER BY r.position) FILTER (WHERE r.n <= $2) AS items,
-count(*) > $3 AS has_more
-FROM (SELECT c.position, c.body, row_number() OVER (ORDER BY c.position) AS n
-FROM (SELECT position, customer_id, recorded_at, body FROM process_changes WHERE position > coalesce($4::bigint, h.pruned_through) ORDER BY position LIMIT $5::int + 1) AS c) AS r
-) AS p;
+select f.last_position::text, f.pruned_through::text, f.page_last_position::text, f.items, f.has_more from change_feed_page($1::bigint, $2::int, $3::json) AS f;
 
 -- positionBefore
 SELECT coalesce(
