@@ -37,7 +37,7 @@ onPostgres(`${DatabaseService.name} (postgres)`, () => {
     }
   });
 
-  it('keeps the change feed page’s generic plans for the session, unlike the prepared statements', async () => {
+  it('keeps the change feed page’s generic plans for the session, never JIT-compiled, whatever the caller’s settings', async () => {
     const testDatabase = await createTestDatabase('postgres');
     const database = await DatabaseService.connect(testDatabase.options);
     try {
@@ -47,7 +47,7 @@ onPostgres(`${DatabaseService.name} (postgres)`, () => {
         .from(sql`pg_proc`)
         .where(sql`proname = 'change_feed_page'`);
 
-      expect(page).toEqual({ settings: ['plan_cache_mode=force_generic_plan'] });
+      expect(page).toEqual({ settings: ['plan_cache_mode=force_generic_plan', 'jit=off'] });
     } finally {
       await database.close();
       await testDatabase.drop();
