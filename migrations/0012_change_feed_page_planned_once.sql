@@ -10,6 +10,8 @@
 -- scan per visible customer, merged by position), so PL/pgSQL keeps each branch's generic plan for
 -- the session. Without JIT whatever the caller's setting: the generic plan's estimates (the LIMIT
 -- is unknown when it is planned) pass jit_above_cost, and compiling took 14 ms of a 0.5 ms page.
+-- Staff and customers are two queries, each with its own plan: staff read the primary key in
+-- order, customers the (customer, position) index, and one generic plan cannot do both.
 CREATE FUNCTION change_feed_page(after_position bigint, page_limit integer, customer_ids json)
   RETURNS TABLE (last_position bigint, pruned_through bigint, page_last_position bigint, items text, has_more boolean)
   LANGUAGE plpgsql STABLE
