@@ -6,7 +6,7 @@ export default defineConfig({
   // The service serves the page under /portal/; every asset URL carries that prefix.
   base: '/portal/',
   build: {
-    outDir: '../dist/static/portal',
+    outDir: 'dist',
     emptyOutDir: true,
     // Hashed file names: the service serves assets/ as immutable.
     assetsDir: 'assets',

@@ -2,22 +2,21 @@
 // its output is missing or older than its sources, so a fresh clone starts with one command and
 // later starts pay nothing.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const BUILDS = [
   {
     name: 'the service',
-    sources: ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
+    sources: ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'],
     output: 'dist/main.js',
-    // As `npm run build:service`: dist/ is emptied first, so no output of a deleted source remains.
-    clean: 'dist',
-    command: ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'],
+    // `nest build` empties dist/ first (deleteOutDir), so no output of a deleted source remains.
+    command: ['node_modules/@nestjs/cli/bin/nest.js', 'build'],
   },
   {
     name: 'the portal',
     sources: ['portal', 'package-lock.json'],
-    output: 'dist/static/portal/index.html',
+    output: 'portal/dist/index.html',
     command: [
       'node_modules/vite/bin/vite.js',
       'build',
@@ -43,16 +42,12 @@ function builtAt(output) {
   }
 }
 
-// In order: the service's build empties dist/, so the portal is built after it.
-let rebuilt = false;
 for (const build of BUILDS) {
-  if (!rebuilt && builtAt(build.output) >= Math.max(...build.sources.map(newestModification))) continue;
+  if (builtAt(build.output) >= Math.max(...build.sources.map(newestModification))) continue;
   console.error(`Building ${build.name} (its output is missing or older than its sources)...`);
-  if (build.clean) rmSync(build.clean, { recursive: true, force: true });
   try {
     execFileSync(process.execPath, build.command, { stdio: 'inherit' });
   } catch {
     process.exit(1);
   }
-  rebuilt = true;
 }

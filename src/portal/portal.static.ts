@@ -8,10 +8,10 @@ import type { Response } from 'express';
 export const PORTAL_PATH = '/portal';
 
 /**
- * Where `npm run build` puts the portal (Vite, from `portal/`). Resolved from this file so that the
+ * Where `npm run build` puts the portal (Vite, from `portal/` into `portal/dist/`, beside the service's `dist/` that `nest build` empties). Resolved from this file so that the
  * compiled service (`dist/portal/`) and the sources under test (`src/portal/`) find the same place.
  */
-export const PORTAL_BUILD_DIRECTORY = fileURLToPath(new URL('../../dist/static/portal', import.meta.url));
+export const PORTAL_BUILD_DIRECTORY = fileURLToPath(new URL('../../portal/dist', import.meta.url));
 
 /** Vite names every asset after a hash of its content: a URL never changes meaning. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
