@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', '.data/', 'generated/', 'test-output/'] },
+  { ignores: ['dist/', 'portal/dist/', 'coverage/', 'node_modules/', '.data/', 'generated/', 'test-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { DatabaseService } from '../src/database/database.service.js';
 import * as schema from '../src/database/schema.js';
 import { ListProcessesQueryDto } from '../src/processes/dto/list-processes.query.dto.js';
-import type { Visibility } from '../src/auth/authenticated-user.js';
+import type { Visibility } from '../src/domain/authenticated-user.js';
 import { ProcessesRepository } from '../src/processes/processes.repository.js';
 import { ChangesRepository } from '../src/changes/changes.repository.js';
 

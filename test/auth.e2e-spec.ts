@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
 import { TestApp, TEST_JWT_SECRET } from './support/test-app.js';
 
 const ISSUER = 'process-lookup';

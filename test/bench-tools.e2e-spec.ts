@@ -11,7 +11,7 @@ import {
 } from '../bench/report.js';
 import type { DatabaseService } from '../src/database/database.service.js';
 import { rowsOf } from '../src/database/sql-rows.js';
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
 
 /**
  * The performance bench's own tools (bench/), on tiny data: the loader writes exactly what the

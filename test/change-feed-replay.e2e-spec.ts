@@ -9,11 +9,11 @@ import type {
   FollowUpEventDto,
   ProcessListResponseDto,
 } from '../src/processes/dto/process-summary.response.dto.js';
-import { FakeClock } from './fakes/fake-clock.js';
+import { FakeClock } from '../src/testing/fake-clock.js';
 import { readWholeFeed } from './support/read-whole-feed.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
-import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
 
 /** What the feed's changes speak about, for one process, as the list shows it. */
 interface ProcessState {

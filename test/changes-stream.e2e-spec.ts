@@ -3,13 +3,13 @@ import { JwtService } from '@nestjs/jwt';
 import { DAY_MS } from '../src/common/instant.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
-import { anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { readWholeFeed } from './support/read-whole-feed.js';
 import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
-import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
 import { waitUntil } from './support/wait-until.js';
 
 interface Change {

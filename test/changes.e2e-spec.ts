@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import { ChangeRetention } from '../src/changes/change-retention.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
-import { anEvent, anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { anEvent, anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { readWholeFeed } from './support/read-whole-feed.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
-import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
 
 interface Change {
   cursor: string;

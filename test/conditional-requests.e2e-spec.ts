@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
-import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { anOperationsDetail, anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 

@@ -1,12 +1,12 @@
 import pg from 'pg';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import { SyncService } from '../src/sync/sync.service.js';
-import { anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { syncNow } from './support/sync-now.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { TcpProxy } from '../src/testing/tcp-proxy.js';
 import { TestApp } from './support/test-app.js';
-import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
 
 const onPostgres = TEST_DATABASE_TARGETS.includes('postgres') ? describe : describe.skip;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,8 +4,8 @@ import { ShutdownState } from '../src/lifecycle/shutdown.state.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import { RedisConnection } from '../src/redis/redis.connection.js';
 import { SyncService } from '../src/sync/sync.service.js';
-import { anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { TestApp } from './support/test-app.js';
 
 describe('Health', () => {

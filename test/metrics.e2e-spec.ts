@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { Clock } from '../src/common/clock.js';
-import { RateLimitMetrics } from '../src/metrics/rate-limit.metrics.js';
+import { RateLimitMetrics } from '../src/rate-limit/rate-limit.metrics.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
-import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeClock } from './fakes/fake-clock.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { anOperationsDetail, anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeClock } from '../src/testing/fake-clock.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';

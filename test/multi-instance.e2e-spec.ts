@@ -4,13 +4,13 @@ import { Redis } from 'ioredis';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import { REDIS_KEY_PREFIX } from '../src/redis/redis-key-prefix.js';
 import { SyncService } from '../src/sync/sync.service.js';
-import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
-import { closedPort } from './support/closed-port.js';
+import { anOperationsDetail, anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
+import { closedPort } from '../src/testing/closed-port.js';
 import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
-import { deleteKeys, TEST_REDIS_URL, testRedisAnswers, uniqueKeyPrefix } from './support/test-redis.js';
+import { deleteKeys, TEST_REDIS_URL, testRedisAnswers, uniqueKeyPrefix } from '../src/testing/test-redis.js';
 import { waitUntil } from './support/wait-until.js';
 
 const SUITE = 'Several instances on one PostgreSQL and one Redis';

@@ -6,8 +6,12 @@ import type { Browser, Page } from 'playwright-core';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
 import { PORTAL_BUILD_DIRECTORY } from '../src/portal/portal.static.js';
-import { anEvent, anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import {
+  anEvent,
+  anOperationsDetail,
+  anOperationsProcess,
+} from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { launchChromium } from './support/chromium.js';
 import { serveStaticFiles } from './support/static-files-server.js';
 import { syncNow } from './support/sync-now.js';

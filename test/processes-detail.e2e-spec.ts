@@ -1,12 +1,12 @@
 import { Clock } from '../src/common/clock.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
-import type { CustomsDeclaration } from '../src/operations/operations.types.js';
-import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeClock } from './fakes/fake-clock.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import type { CustomsDeclaration } from '../src/domain/customs-declaration.js';
+import { anOperationsDetail, anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeClock } from '../src/testing/fake-clock.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { TestApp } from './support/test-app.js';
 import { syncNow } from './support/sync-now.js';
-import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
 
 const CACHE_TTL_S = 60;
 const STALE_TTL_S = 3600;

@@ -2,11 +2,11 @@ import { iso6346CheckDigit } from '../src/common/iso6346.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
 import { CUSTOMS_CHANNELS, PROCESS_STATUSES, TRANSPORT_MODES } from '../src/domain/process.vocabulary.js';
-import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { anOperationsDetail, anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { TestApp } from './support/test-app.js';
 import { syncNow } from './support/sync-now.js';
-import { TEST_DATABASE_TARGETS } from './support/test-database.js';
+import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
 
 interface Item {
   numero: string;

@@ -2,10 +2,10 @@ import { jest } from '@jest/globals';
 import { Clock } from '../src/common/clock.js';
 import { PasswordHasher } from '../src/auth/password-hasher.service.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
-import { anOperationsDetail, anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeClock } from './fakes/fake-clock.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
-import { closedPort } from './support/closed-port.js';
+import { anOperationsDetail, anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeClock } from '../src/testing/fake-clock.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
+import { closedPort } from '../src/testing/closed-port.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 

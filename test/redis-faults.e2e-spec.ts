@@ -4,13 +4,13 @@ import { Redis } from 'ioredis';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import { REDIS_KEY_PREFIX } from '../src/redis/redis-key-prefix.js';
 import { REDIS_PROBE_INTERVAL_MS } from '../src/redis/redis.connection.js';
-import { anOperationsProcess } from './factories/operations-process.factory.js';
-import { FakeOperationsGateway } from './fakes/fake-operations.gateway.js';
+import { anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { TcpProxy } from '../src/testing/tcp-proxy.js';
 import { TestApp } from './support/test-app.js';
-import { deleteKeys, TEST_REDIS_URL, testRedisAnswers, uniqueKeyPrefix } from './support/test-redis.js';
+import { deleteKeys, TEST_REDIS_URL, testRedisAnswers, uniqueKeyPrefix } from '../src/testing/test-redis.js';
 
 const redisAnswers = await testRedisAnswers('Redis fault suite');
 const PER_USER_LIMIT = 12;

@@ -4,7 +4,7 @@ import { ApiLoginProblemResponses } from '../common/openapi/api-problem-response
 import { AuthService } from './auth.service.js';
 import { LoginRequestDto } from './dto/login.request.dto.js';
 import { LoginResponseDto } from './dto/login.response.dto.js';
-import { Public } from './jwt/public.decorator.js';
+import { Public } from '../common/http/public.decorator.js';
 import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 
 @ApiTags('auth')

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
 import type { DatabaseService } from '../database/database.service.js';
 import { rowsOf } from '../database/sql-rows.js';
 import { decodeCursor, encodeCursor } from './change-cursor.js';

@@ -1,4 +1,4 @@
-import { expectTwoStreamsPerUser } from '../../test/support/stream-leases-contract.js';
+import { expectTwoStreamsPerUser } from '../testing/stream-leases-contract.js';
 import { MemoryChangeStreamLeases } from './change-stream-leases.js';
 
 describe(MemoryChangeStreamLeases.name, () => {

@@ -5,14 +5,14 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { visibilityOf, type AuthenticatedUser } from '../auth/authenticated-user.js';
+import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
 import { Clock } from '../common/clock.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { AppConfig } from '../config/app.config.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { NotificationSubscription } from '../database/notification-listener.js';
-import { ChangeFeedMetrics } from '../metrics/change-feed.metrics.js';
+import { ChangeFeedMetrics } from './change-feed.metrics.js';
 import { CHANGES_CHANNEL } from './change-recorder.js';
 import { ChangeStreamLeases } from './change-stream-leases.js';
 import { ChangeBatch, ChangeStream, changeEventOf, type StreamEndReason } from './change-stream.js';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Visibility } from '../auth/authenticated-user.js';
+import type { Visibility } from '../domain/authenticated-user.js';
 import type { ChangeRow } from './changes.repository.js';
 
 /** A change as one Server-Sent Event, its text written once however many streams it goes to. */

@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { visibilityOf, type AuthenticatedUser } from '../auth/authenticated-user.js';
+import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { tokenExpiresAtMs } from '../auth/jwt/token-expiry.js';
 import type { JsonText } from '../common/http/json-text.js';

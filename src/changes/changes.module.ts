@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { ClockModule } from '../common/clock.module.js';
 import { AppConfig } from '../config/app.config.js';
 import { RedisConnection } from '../redis/redis.connection.js';
@@ -11,16 +12,18 @@ import { ChangesController } from './changes.controller.js';
 import { ChangesRepository } from './changes.repository.js';
 import { ChangesService } from './changes.service.js';
 import { RedisChangeStreamLeases } from './redis-change-stream-leases.js';
+import { ChangeFeedMetrics } from './change-feed.metrics.js';
 
 /** The change feed: `GET /api/changes`, its live stream, and the retention of recorded changes. */
 @Module({
-  imports: [ClockModule, RedisModule],
+  imports: [ClockModule, RedisModule, MetricsModule],
   controllers: [ChangesController],
   providers: [
     ChangesRepository,
     ChangesService,
     ChangeStreamHub,
     ChangeRetention,
+    ChangeFeedMetrics,
     {
       provide: ChangeStreamLeases,
       inject: [RedisConnection, REDIS_KEY_PREFIX, AppConfig],
@@ -32,5 +35,6 @@ import { RedisChangeStreamLeases } from './redis-change-stream-leases.js';
       },
     },
   ],
+  exports: [ChangeFeedMetrics],
 })
 export class ChangesModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Visibility } from '../auth/authenticated-user.js';
+import type { Visibility } from '../domain/authenticated-user.js';
 import { JsonText } from '../common/http/json-text.js';
 import { DatabaseService } from '../database/database.service.js';
 import {

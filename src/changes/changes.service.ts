@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Visibility } from '../auth/authenticated-user.js';
+import type { Visibility } from '../domain/authenticated-user.js';
 import { Clock } from '../common/clock.js';
 import { JsonText } from '../common/http/json-text.js';
 import { ProblemException } from '../common/problems/problem.exception.js';

@@ -1,4 +1,4 @@
-import { anEvent, anOperationsProcess } from '../../test/factories/operations-process.factory.js';
+import { anEvent, anOperationsProcess } from '../testing/operations-process.factory.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 import { changesBetween, type StoredProcess } from './process-changes.js';
 

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { expectTwoStreamsPerUser } from '../../test/support/stream-leases-contract.js';
-import { TcpProxy } from '../../test/support/tcp-proxy.js';
+import { expectTwoStreamsPerUser } from '../testing/stream-leases-contract.js';
+import { TcpProxy } from '../testing/tcp-proxy.js';
 import {
   deleteKeys,
   TEST_REDIS_URL,
@@ -10,7 +10,7 @@ import {
   uniqueKeyPrefix,
   useUnreachableRedis,
   whenReady,
-} from '../../test/support/test-redis.js';
+} from '../testing/test-redis.js';
 import { REDIS_PROBE_INTERVAL_MS, RedisConnection } from '../redis/redis.connection.js';
 import { redisFailureWarnings } from '../redis/redis-failure-warnings.js';
 import { RedisChangeStreamLeases } from './redis-change-stream-leases.js';

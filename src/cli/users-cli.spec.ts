@@ -1,9 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import {
-  connectTestDatabase,
-  createTestDatabase,
-  TEST_DATABASE_TARGETS,
-} from '../../test/support/test-database.js';
+import { connectTestDatabase, createTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
 import { PasswordHasher } from '../auth/password-hasher.service.js';
 import { UsersRepository } from '../auth/users/users.repository.js';
 import { customers } from '../database/schema.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
-import { USER_ROLES, type UserRole } from '../database/schema.js';
+import { USER_ROLES, type UserRole } from '../domain/authenticated-user.js';
 import { passwordFrom, type TerminalInput } from './password-input.js';
 import { UsersCommandError, type UsersCommand } from './users.command.js';
 

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
 import { PasswordHasher } from '../auth/password-hasher.service.js';
 import { UsersRepository } from '../auth/users/users.repository.js';
 import type { DatabaseService } from '../database/database.service.js';

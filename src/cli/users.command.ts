@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PasswordHasher } from '../auth/password-hasher.service.js';
 import { UnknownCustomersError, UsersRepository, type UserRecord } from '../auth/users/users.repository.js';
-import type { UserRole } from '../database/schema.js';
+import type { UserRole } from '../domain/authenticated-user.js';
 
 /** The lengths the login endpoint accepts, so every user made here can log in. */
 const USERNAME_MAX_LENGTH = 128;

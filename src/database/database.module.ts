@@ -1,8 +1,13 @@
 import { Global, Module } from '@nestjs/common';
+import { OutageClassifier } from '../common/problems/outage-classifier.js';
 import { AppConfig } from '../config/app.config.js';
+import { DatabaseOutageClassifier } from './database-outage.classifier.js';
 import { DatabaseService } from './database.service.js';
 
-/** Connects and migrates before any other provider can query. */
+/**
+ * Connects and migrates before any other provider can query; tells the problem filter which
+ * database failures are outages.
+ */
 @Global()
 @Module({
   providers: [
@@ -15,7 +20,8 @@ import { DatabaseService } from './database.service.js';
         return database;
       },
     },
+    { provide: OutageClassifier, useClass: DatabaseOutageClassifier },
   ],
-  exports: [DatabaseService],
+  exports: [DatabaseService, OutageClassifier],
 })
 export class DatabaseModule {}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { createTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
+import { createTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
 import { DatabaseService } from './database.service.js';
 
 const onPostgres = TEST_DATABASE_TARGETS.includes('postgres') ? describe : describe.skip;

@@ -3,8 +3,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
 import { rowsOf } from './sql-rows.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
-import { anOperationsProcess } from '../../test/factories/operations-process.factory.js';
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
+import { anOperationsProcess } from '../testing/operations-process.factory.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
 import type { DatabaseService } from './database.service.js';
 
 type Totals = Record<string, number>;

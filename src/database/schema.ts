@@ -17,10 +17,10 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { USER_ROLES } from '../domain/authenticated-user.js';
 import { CHANGE_KINDS } from '../domain/change-kinds.js';
 import { CONTAINER_NUMBER_FORMAT } from '../common/iso6346.js';
-// Upward on purpose: the customs block is stored exactly as the operations port hands it over.
-import type { CustomsDeclaration } from '../operations/operations.types.js';
+import type { CustomsDeclaration } from '../domain/customs-declaration.js';
 import {
   CUSTOMS_CHANNEL_FILTERS,
   CUSTOMS_CHANNELS,
@@ -31,9 +31,6 @@ import {
   PROCESS_TYPES,
   TRANSPORT_MODES,
 } from '../domain/process.vocabulary.js';
-
-export const USER_ROLES = ['customer', 'staff'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
 const calendarDate = (name: string) => date(name, { mode: 'string' });

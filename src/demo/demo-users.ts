@@ -1,4 +1,4 @@
-import type { UserRole } from '../database/schema.js';
+import type { UserRole } from '../domain/authenticated-user.js';
 
 /** The demo accounts. Demo mode only, never in production. */
 export const DEMO_USERS: ReadonlyArray<{

@@ -8,7 +8,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
-import { Public } from '../auth/jwt/public.decorator.js';
+import { Public } from '../common/http/public.decorator.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import {
   HealthIndicatorDto,

@@ -7,7 +7,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { Public } from '../auth/jwt/public.decorator.js';
+import { Public } from '../common/http/public.decorator.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { RetiredRouteProblemDto } from '../common/openapi/problem.response.dto.js';

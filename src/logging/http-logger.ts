@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-// Upward on purpose: a request line names the user the JWT guard resolved, when there is one.
-import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { requestIdOf } from '../common/http/request-id.js';
 import { routePatternOf } from '../common/http/route-pattern.js';
 import { runWithRequestId } from './request-context.js';

@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Registry } from 'prom-client';
-import { Public } from '../auth/jwt/public.decorator.js';
+import { Public } from '../common/http/public.decorator.js';
 
 @ApiTags('operational')
 @Public()

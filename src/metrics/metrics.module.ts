@@ -1,36 +1,17 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { Registry } from 'prom-client';
-import { OperationsModule } from '../operations/operations.module.js';
-import { SyncModule } from '../sync/sync.module.js';
-import { ChangeFeedMetrics } from './change-feed.metrics.js';
-import { EnrichmentMetrics, PrometheusEnrichmentMetrics } from './enrichment.metrics.js';
 import { HttpMetrics } from './http.metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { createMetricsRegistry } from './metrics.registry.js';
-import { OperationsMetrics } from './operations.metrics.js';
-import { RateLimitMetrics } from './rate-limit.metrics.js';
-import { SyncStateGauges } from './sync-state.gauges.js';
-import { PrometheusSyncMetrics, SyncMetrics } from './sync.metrics.js';
 
 /**
- * `GET /metrics` over a registry of the service's own. Global, so that the features report
- * through small injectables ({@link EnrichmentMetrics}, {@link SyncMetrics},
- * {@link RateLimitMetrics}, {@link ChangeFeedMetrics}) without importing this module.
+ * `GET /metrics` over a registry of the service's own. Each feature declares its metrics in its own
+ * module, which imports this one to register them in the {@link Registry}: this module knows no
+ * feature.
  */
-@Global()
 @Module({
-  imports: [OperationsModule, SyncModule],
   controllers: [MetricsController],
-  providers: [
-    { provide: Registry, useFactory: createMetricsRegistry },
-    HttpMetrics,
-    RateLimitMetrics,
-    ChangeFeedMetrics,
-    OperationsMetrics,
-    SyncStateGauges,
-    { provide: EnrichmentMetrics, useClass: PrometheusEnrichmentMetrics },
-    { provide: SyncMetrics, useClass: PrometheusSyncMetrics },
-  ],
-  exports: [Registry, HttpMetrics, RateLimitMetrics, ChangeFeedMetrics, EnrichmentMetrics, SyncMetrics],
+  providers: [{ provide: Registry, useFactory: createMetricsRegistry }, HttpMetrics],
+  exports: [Registry, HttpMetrics],
 })
 export class MetricsModule {}

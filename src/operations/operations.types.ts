@@ -1,17 +1,13 @@
 import type {
   CustomsChannel,
-  DeclarationType,
   FollowUpCode,
   PartyRole,
   ProcessStatus,
   ProcessType,
   TransportMode,
 } from '../domain/process.vocabulary.js';
-
-/** RFC 3339 instant in UTC, e.g. `2026-03-14T12:00:00Z`. */
-export type Instant = string;
-/** Calendar date, `YYYY-MM-DD`. */
-export type CalendarDate = string;
+import type { CustomsDeclaration } from '../domain/customs-declaration.js';
+import type { CalendarDate, Instant } from '../domain/time.js';
 
 export interface Place {
   /** UN/LOCODE, e.g. `BRSSZ`. */
@@ -32,26 +28,6 @@ export interface FollowUpEvent {
 export interface Customer {
   id: string;
   name: string;
-}
-
-/** The CE-Mercante (the merchant-navy bill of lading record) of a sea import: 15-digit numbers. */
-export interface CeMercante {
-  master: string;
-  house: string | null;
-}
-
-/** The customs declaration of a process and where clearance stands. */
-export interface CustomsDeclaration {
-  declarationType: DeclarationType;
-  /** As Siscomex writes it: DI `yy/nnnnnnn-d`, DUIMP and DU-E `yyBRnnnnnnnnnn-d`. */
-  declarationNumber: string;
-  registeredAt: Instant;
-  /** The parametrisation channel; null until assigned. */
-  channel: CustomsChannel | null;
-  channelAssignedAt: Instant | null;
-  clearedAt: Instant | null;
-  /** Sea imports only. */
-  ceMercante: CeMercante | null;
 }
 
 /** A process as the operations system lists it: the core the service stores and lists. */

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { JsonText } from '../common/http/json-text.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';

@@ -2,9 +2,9 @@ import { ChangeRecorder } from '../changes/change-recorder.js';
 import { sql } from 'drizzle-orm';
 import type { DatabaseService } from '../database/database.service.js';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
-import { aListCriteria } from '../../test/factories/list-criteria.factory.js';
-import { anEvent, anOperationsProcess } from '../../test/factories/operations-process.factory.js';
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../test/support/test-database.js';
+import { aListCriteria } from '../testing/list-criteria.factory.js';
+import { anEvent, anOperationsProcess } from '../testing/operations-process.factory.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
 import { ProcessesRepository } from './processes.repository.js';
 
 const criteria = aListCriteria;

@@ -10,9 +10,9 @@ import {
 } from '../database/prepared-statements.js';
 import { JsonText } from '../common/http/json-text.js';
 import { customers, processCounts, processDailyCounts, processes } from '../database/schema.js';
-import type { CustomsDeclaration } from '../operations/operations.types.js';
+import type { CustomsDeclaration } from '../domain/customs-declaration.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
-import type { Visibility } from '../auth/authenticated-user.js';
+import type { Visibility } from '../domain/authenticated-user.js';
 import type { ProcessListCriteria, ProcessSort } from './process-list.criteria.js';
 import {
   countSourceOf,

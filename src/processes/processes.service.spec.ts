@@ -1,16 +1,13 @@
 import { jest } from '@jest/globals';
-import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { JsonText } from '../common/http/json-text.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { OperationsUnavailableError } from '../operations/operations.gateway.js';
-import type {
-  CustomsDeclaration,
-  OperationsProcessDetail,
-  Shipment,
-} from '../operations/operations.types.js';
+import type { OperationsProcessDetail, Shipment } from '../operations/operations.types.js';
+import type { CustomsDeclaration } from '../domain/customs-declaration.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
-import { aListCriteria } from '../../test/factories/list-criteria.factory.js';
+import { aListCriteria } from '../testing/list-criteria.factory.js';
 import type { ProcessesRepository } from './processes.repository.js';
 import { ProcessesService } from './processes.service.js';
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { visibilityOf, type AuthenticatedUser } from '../auth/authenticated-user.js';
+import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
 import { JsonText } from '../common/http/json-text.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';

@@ -1,17 +1,17 @@
-import { aListCriteria } from '../../test/factories/list-criteria.factory.js';
+import { aListCriteria } from '../testing/list-criteria.factory.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Visibility } from '../auth/authenticated-user.js';
+import type { Visibility } from '../domain/authenticated-user.js';
 import { ChangesRepository } from '../changes/changes.repository.js';
 import type { DatabaseService } from '../database/database.service.js';
 import type { ProcessListCriteria, ProcessSort } from '../processes/process-list.criteria.js';
 import { PROCESS_SORTS } from '../processes/process-list.criteria.js';
 import { ProcessesRepository } from '../processes/processes.repository.js';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
-import { anOperationsProcess } from '../../test/factories/operations-process.factory.js';
-import { connectTestDatabase } from '../../test/support/test-database.js';
+import { anOperationsProcess } from '../testing/operations-process.factory.js';
+import { connectTestDatabase } from '../testing/test-database.js';
 
 /**
  * The SQL the repositories send, one file per repository, committed so that a change of SQL shows

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
-import { FakeClock } from '../../test/fakes/fake-clock.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
-import type { RateLimitMetrics, RateLimiterName } from '../metrics/rate-limit.metrics.js';
+import type { RateLimitMetrics, RateLimiterName } from './rate-limit.metrics.js';
 import { LoginRateLimiter, normalizeUsername } from './login-rate-limiter.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
-import { RateLimitMetrics, type RateLimiterName } from '../metrics/rate-limit.metrics.js';
+import { RateLimitMetrics, type RateLimiterName } from './rate-limit.metrics.js';
 import { clientAddressKey } from './client-address.js';
 import { RateLimitStore, toSeconds, type LimitWindow } from './rate-limit.store.js';
 

@@ -1,4 +1,4 @@
-import { FakeClock } from '../../test/fakes/fake-clock.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 
 describe(MemoryRateLimitStore.name, () => {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { Clock } from '../common/clock.js';
 import { ClockModule } from '../common/clock.module.js';
 import { RedisConnection } from '../redis/redis.connection.js';
@@ -6,6 +7,7 @@ import { RedisModule } from '../redis/redis.module.js';
 import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
 import { LoginRateLimiter } from './login-rate-limiter.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
+import { RateLimitMetrics } from './rate-limit.metrics.js';
 import { RateLimitStore } from './rate-limit.store.js';
 import { RedisRateLimitStore } from './redis-rate-limit.store.js';
 
@@ -14,7 +16,7 @@ import { RedisRateLimitStore } from './redis-rate-limit.store.js';
  * The per-user guard is registered in AppModule, after the JWT guard, because it needs the user.
  */
 @Module({
-  imports: [ClockModule, RedisModule],
+  imports: [ClockModule, RedisModule, MetricsModule],
   providers: [
     {
       provide: RateLimitStore,
@@ -25,7 +27,8 @@ import { RedisRateLimitStore } from './redis-rate-limit.store.js';
       },
     },
     LoginRateLimiter,
+    RateLimitMetrics,
   ],
-  exports: [RateLimitStore, LoginRateLimiter],
+  exports: [RateLimitStore, LoginRateLimiter, RateLimitMetrics],
 })
 export class RateLimitModule {}

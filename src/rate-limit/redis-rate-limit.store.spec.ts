@@ -7,8 +7,8 @@ import {
   uniqueKeyPrefix,
   useUnreachableRedis,
   whenReady,
-} from '../../test/support/test-redis.js';
-import { FakeClock } from '../../test/fakes/fake-clock.js';
+} from '../testing/test-redis.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { RedisConnection } from '../redis/redis.connection.js';
 import { redisFailureWarnings } from '../redis/redis-failure-warnings.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';

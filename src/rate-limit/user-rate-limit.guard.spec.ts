@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import type { ExecutionContext } from '@nestjs/common';
-import { FakeClock } from '../../test/fakes/fake-clock.js';
-import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import { FakeClock } from '../testing/fake-clock.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import type { AppConfig } from '../config/app.config.js';
-import type { RateLimitMetrics, RateLimiterName } from '../metrics/rate-limit.metrics.js';
+import type { RateLimitMetrics, RateLimiterName } from './rate-limit.metrics.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 import { UserRateLimitGuard } from './user-rate-limit.guard.js';
 

@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { AuthenticatedUser } from '../auth/authenticated-user.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { AppConfig } from '../config/app.config.js';
-import { RateLimitMetrics } from '../metrics/rate-limit.metrics.js';
+import { RateLimitMetrics } from './rate-limit.metrics.js';
 import { RateLimitStore } from './rate-limit.store.js';
 import { rateLimitHeaders } from './rate-limit.headers.js';
 

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { ReplyError } from 'ioredis';
-import { TcpProxy } from '../../test/support/tcp-proxy.js';
-import { TEST_REDIS_URL, testRedisAnswers, whenReady } from '../../test/support/test-redis.js';
+import { TcpProxy } from '../testing/tcp-proxy.js';
+import { TEST_REDIS_URL, testRedisAnswers, whenReady } from '../testing/test-redis.js';
 import {
   REDIS_COMMAND_TIMEOUT_MS,
   REDIS_PROBE_INTERVAL_MS,

@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ClockModule } from '../common/clock.module.js';
 import { AppConfig } from '../config/app.config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { OperationsModule } from '../operations/operations.module.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
+import { ChangesModule } from '../changes/changes.module.js';
 import { ProcessPageWriter } from './process-page.writer.js';
 import { SyncLock } from './sync-lock.js';
+import { SyncStateGauges } from './sync-state.gauges.js';
 import { SyncStateRepository } from './sync-state.repository.js';
 import { SyncScheduler } from './sync.scheduler.js';
+import { PrometheusSyncMetrics, SyncMetrics } from './sync.metrics.js';
 import { SyncService } from './sync.service.js';
 
 /** The sync lock for the configured database (PostgreSQL advisory lock, or in-process on PGlite). */
@@ -30,8 +34,13 @@ export const SYNC_PROVIDERS = [
 
 /** Pulls changes from the operations system on a schedule; exports {@link SyncService} for status and on-demand runs. */
 @Module({
-  imports: [ScheduleModule.forRoot(), ClockModule, OperationsModule],
-  providers: [...SYNC_PROVIDERS, SyncScheduler],
+  imports: [ScheduleModule.forRoot(), ClockModule, OperationsModule, ChangesModule, MetricsModule],
+  providers: [
+    ...SYNC_PROVIDERS,
+    SyncScheduler,
+    { provide: SyncMetrics, useClass: PrometheusSyncMetrics },
+    SyncStateGauges,
+  ],
   exports: [SyncService],
 })
 export class SyncModule {}

@@ -2,8 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from 
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
-import { ChangeFeedMetrics } from '../metrics/change-feed.metrics.js';
-import { SyncMetrics } from '../metrics/sync.metrics.js';
+import { ChangeFeedMetrics } from '../changes/change-feed.metrics.js';
+import { SyncMetrics } from './sync.metrics.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 import { preparePage } from './prepare-page.js';

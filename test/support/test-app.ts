@@ -8,9 +8,9 @@ import { UsersRepository } from '../../src/auth/users/users.repository.js';
 import { AppConfig, loadAppConfig } from '../../src/config/app.config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { customers } from '../../src/database/schema.js';
-import type { UserRole } from '../../src/database/schema.js';
+import type { UserRole } from '../../src/domain/authenticated-user.js';
 import { OpenApiConformance } from './openapi-conformance.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../src/testing/test-database.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 

@@ -4,11 +4,11 @@ import { JwtService } from '@nestjs/jwt';
 import type { Request } from 'express';
 import { ProblemException } from '../../common/problems/problem.exception.js';
 import { loadAppConfig } from '../../config/app.config.js';
-import type { AuthenticatedUser } from '../authenticated-user.js';
+import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import type { UserAccessService } from '../users/user-access.service.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
 import { ACCESS_TOKEN_TYPE, JwtStrategy } from './jwt.strategy.js';
-import { Public } from './public.decorator.js';
+import { Public } from '../../common/http/public.decorator.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 const USER: AuthenticatedUser = {

@@ -4,8 +4,8 @@ import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ProblemException } from '../../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../../common/problems/problem-types.js';
-import type { AuthenticatedUser } from '../authenticated-user.js';
-import { IS_PUBLIC } from './public.decorator.js';
+import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
+import { IS_PUBLIC } from '../../common/http/public.decorator.js';
 
 /** The global guard: every route needs a valid bearer token unless marked {@link Public}. */
 @Injectable()

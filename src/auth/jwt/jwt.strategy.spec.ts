@@ -1,5 +1,5 @@
 import { loadAppConfig } from '../../config/app.config.js';
-import type { AuthenticatedUser } from '../authenticated-user.js';
+import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import type { UserAccessService } from '../users/user-access.service.js';
 import { JwtStrategy, type AccessTokenClaims, type VerifiedToken } from './jwt.strategy.js';
 

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '../../config/app.config.js';
-import type { AuthenticatedUser } from '../authenticated-user.js';
+import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import { UserAccessService } from '../users/user-access.service.js';
 
 export const JWT_ALGORITHM = 'HS256';

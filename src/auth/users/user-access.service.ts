@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import type { AuthenticatedUser } from '../authenticated-user.js';
+import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import { UsersRepository } from './users.repository.js';
 
 /**

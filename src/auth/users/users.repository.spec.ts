@@ -1,4 +1,4 @@
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../../test/support/test-database.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../testing/test-database.js';
 import type { DatabaseService } from '../../database/database.service.js';
 import { customers, users } from '../../database/schema.js';
 import { UnknownCustomersError, UsersRepository } from './users.repository.js';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
-import { customers, userCustomers, users, type UserRole } from '../../database/schema.js';
+import { customers, userCustomers, users } from '../../database/schema.js';
+import type { UserRole } from '../../domain/authenticated-user.js';
 
 export interface UserRecord {
   id: string;

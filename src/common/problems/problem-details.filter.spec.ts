@@ -5,6 +5,7 @@ import type { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { requestIdMiddleware } from '../http/request-id.js';
 import { RouteTable } from '../http/route-table.js';
+import { type Outage, OutageClassifier } from './outage-classifier.js';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
 import { InvalidRequestException, ProblemException } from './problem.exception.js';
 import { PROBLEM_TYPES } from './problem-types.js';
@@ -68,12 +69,24 @@ function hostFor(request: Request, response: FakeResponse): ArgumentsHost {
   } as unknown as ArgumentsHost;
 }
 
+/** Recognises errors carrying `outage: true`, as a dependency's module would recognise its own. */
+class FakeOutageClassifier extends OutageClassifier {
+  classify(error: unknown): Outage | null {
+    return (error as { outage?: unknown } | null)?.outage === true
+      ? { detail: 'The dependency is down', retryAfterSeconds: 5 }
+      : null;
+  }
+}
+
 describe(ProblemDetailsFilter.name, () => {
   let sut: ProblemDetailsFilter;
   let logged: ReturnType<typeof jest.spyOn>;
 
   beforeEach(() => {
-    sut = new ProblemDetailsFilter(new FakeRouteTable({ '/api/auth/login': ['POST'] }));
+    sut = new ProblemDetailsFilter(
+      new FakeRouteTable({ '/api/auth/login': ['POST'] }),
+      new FakeOutageClassifier(),
+    );
     logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => {});
   });
 
@@ -153,19 +166,21 @@ describe(ProblemDetailsFilter.name, () => {
     );
   });
 
-  it('answers a database outage with a 503 and Retry-After, and no trace of the query', () => {
-    const outage = new Error('Failed query: select * from users where username = $1', {
-      cause: Object.assign(new Error('terminating connection due to administrator command'), {
-        code: '57P01',
-      }),
+  it('answers an outage with a 503, its Retry-After and detail, and no trace of the error', () => {
+    const outage = Object.assign(new Error('Failed query: select * from users where username = $1'), {
+      outage: true,
     });
 
     const response = answer(outage);
 
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
-    expect(response.json()).toMatchObject({ type: '/problems/service-unavailable', status: 503 });
-    expect(response.body).not.toMatch(/select|users|administrator/);
+    expect(response.json()).toMatchObject({
+      type: '/problems/service-unavailable',
+      status: 503,
+      detail: 'The dependency is down',
+    });
+    expect(response.body).not.toMatch(/select|users/);
     expect(logged).not.toHaveBeenCalled();
   });
 

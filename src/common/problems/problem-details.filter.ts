@@ -7,19 +7,15 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-// The one piece of the database layer errors need: which driver failures are outages, not bugs.
-import { isDatabaseUnavailable } from '../../database/database-unavailable.js';
 import { RouteTable } from '../http/route-table.js';
 import { requestIdOf } from '../http/request-id.js';
+import { OutageClassifier } from './outage-classifier.js';
 import { ProblemException, InvalidRequestException } from './problem.exception.js';
 import { PROBLEM_TYPES, type ProblemDocument, type ProblemType } from './problem-types.js';
 
 const PROBLEM_BY_STATUS = new Map<number, ProblemType>(
   Object.values(PROBLEM_TYPES).map((problem) => [problem.status, problem]),
 );
-
-/** Seconds a client is asked to wait when the database is unreachable or too slow. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** What body-parser and other Express middleware throw: a plain error with an HTTP status. */
 interface HttpStatusError {
@@ -29,15 +25,18 @@ interface HttpStatusError {
 }
 
 /**
- * Shapes every error answer as RFC 9457 problem+json. A database outage is a 503 with
- * `Retry-After`; other unknown errors become a bare 500 that reveals nothing, and the real error is
+ * Shapes every error answer as RFC 9457 problem+json. An outage (as the {@link OutageClassifier}
+ * recognises it) is a 503 with `Retry-After`; other unknown errors become a bare 500 that reveals nothing, and the real error is
  * logged with the request id.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger(ProblemDetailsFilter.name);
 
-  constructor(private readonly routes: RouteTable) {}
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly outages: OutageClassifier,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -83,11 +82,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (typeof httpStatus === 'number' && httpStatus >= 400 && httpStatus < 500) {
       return this.fromStatus(httpStatus, exception, describeMiddlewareError(exception));
     }
-    if (isDatabaseUnavailable(exception)) {
+    const outage = this.outages.classify(exception);
+    if (outage !== null) {
       return new ProblemException(PROBLEM_TYPES.serviceUnavailable, {
         cause: exception,
-        detail: 'The service cannot reach its database right now; retry after the time given in Retry-After',
-        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+        detail: outage.detail,
+        headers: { 'Retry-After': String(outage.retryAfterSeconds) },
       });
     }
     return new ProblemException(PROBLEM_TYPES.internal, { cause: exception });

@@ -1,4 +1,4 @@
-import { FakeClock } from '../../../test/fakes/fake-clock.js';
+import { FakeClock } from '../../testing/fake-clock.js';
 import { HttpService } from '@nestjs/axios';
 import { Logger } from '@nestjs/common';
 import axios from 'axios';

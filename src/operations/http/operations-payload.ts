@@ -14,10 +14,10 @@ import {
 import { OperationsUnavailableError } from '../operations.gateway.js';
 import type {
   ChangedProcessesPage,
-  Instant,
   OperationsProcess,
   OperationsProcessDetail,
 } from '../operations.types.js';
+import type { Instant } from '../../domain/time.js';
 
 /**
  * The anti-corruption layer between the operations system's wire format (camelCase JSON mirroring

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { FakeClock } from '../../../test/fakes/fake-clock.js';
+import { FakeClock } from '../../testing/fake-clock.js';
 import { OperationsSimulator } from './operations-simulator.js';
 import { startOperationsSimulatorServer, type OperationsSimulatorServer } from './ops-sim.server.js';
 import { demoSimulationOptions } from './simulation-options.js';

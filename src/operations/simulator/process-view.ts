@@ -1,7 +1,6 @@
 import type { ProcessStatus } from '../../domain/process.vocabulary.js';
 import type {
   Container,
-  CustomsDeclaration,
   FollowUpEvent,
   OperationsProcess,
   OperationsProcessDetail,
@@ -9,6 +8,7 @@ import type {
   Place,
   Voyage,
 } from '../operations.types.js';
+import type { CustomsDeclaration } from '../../domain/customs-declaration.js';
 import { formatCnpj } from './cnpj.js';
 import {
   customerAt,

@@ -1,4 +1,4 @@
-import { FakeClock } from '../../../test/fakes/fake-clock.js';
+import { FakeClock } from '../../testing/fake-clock.js';
 import { OperationsUnavailableError } from '../operations.gateway.js';
 import type { ChangedProcessesQuery, OperationsProcess } from '../operations.types.js';
 import { OperationsSimulator } from './operations-simulator.js';

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { aListCriteria } from '../../../test/factories/list-criteria.factory.js';
+import { aListCriteria } from '../../testing/list-criteria.factory.js';
 import { ListProcessesQueryDto } from './list-processes.query.dto.js';
 
 const queryOf = (parameters: Record<string, string>) => plainToInstance(ListProcessesQueryDto, parameters);

@@ -1,7 +1,4 @@
-import {
-  anOperationsDetail,
-  anOperationsProcess,
-} from '../../../test/factories/operations-process.factory.js';
+import { anOperationsDetail, anOperationsProcess } from '../../testing/operations-process.factory.js';
 import type { CachedEnrichment } from './enrichment-cache.store.js';
 import { MAX_CACHED_JSON_CHARS, MemoryEnrichmentCacheStore } from './memory-enrichment-cache.store.js';
 

@@ -1,13 +1,10 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import {
-  anOperationsDetail,
-  anOperationsProcess,
-} from '../../../test/factories/operations-process.factory.js';
-import { FakeClock } from '../../../test/fakes/fake-clock.js';
-import { FakeOperationsGateway } from '../../../test/fakes/fake-operations.gateway.js';
+import { anOperationsDetail, anOperationsProcess } from '../../testing/operations-process.factory.js';
+import { FakeClock } from '../../testing/fake-clock.js';
+import { FakeOperationsGateway } from '../../testing/fake-operations.gateway.js';
 import type { AppConfig } from '../../config/app.config.js';
-import type { EnrichmentMetrics } from '../../metrics/enrichment.metrics.js';
+import type { EnrichmentMetrics } from './enrichment.metrics.js';
 import { OperationsUnavailableError } from '../../operations/operations.gateway.js';
 import type { OperationsProcessDetail } from '../../operations/operations.types.js';
 import { EnrichmentCacheStore, type CachedEnrichment } from './enrichment-cache.store.js';

@@ -2,7 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import { toUtcInstant } from '../../common/instant.js';
 import { AppConfig } from '../../config/app.config.js';
-import { EnrichmentMetrics } from '../../metrics/enrichment.metrics.js';
+import { EnrichmentMetrics } from './enrichment.metrics.js';
 import { OperationsGateway, OperationsUnavailableError } from '../../operations/operations.gateway.js';
 import type { OperationsProcessDetail } from '../../operations/operations.types.js';
 import type { EnrichmentStatus } from '../dto/process-detail.response.dto.js';

@@ -1,10 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
 import { Redis } from 'ioredis';
-import {
-  anOperationsDetail,
-  anOperationsProcess,
-} from '../../../test/factories/operations-process.factory.js';
+import { anOperationsDetail, anOperationsProcess } from '../../testing/operations-process.factory.js';
 import {
   deleteKeys,
   TEST_REDIS_URL,
@@ -12,7 +9,7 @@ import {
   uniqueKeyPrefix,
   useUnreachableRedis,
   whenReady,
-} from '../../../test/support/test-redis.js';
+} from '../../testing/test-redis.js';
 import { RedisConnection } from '../../redis/redis.connection.js';
 import { redisFailureWarnings } from '../../redis/redis-failure-warnings.js';
 import type { CachedEnrichment } from './enrichment-cache.store.js';

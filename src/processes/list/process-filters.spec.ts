@@ -1,11 +1,11 @@
-import { aListCriteria } from '../../../test/factories/list-criteria.factory.js';
+import { aListCriteria } from '../../testing/list-criteria.factory.js';
 import { ChangeRecorder } from '../../changes/change-recorder.js';
 import type { DatabaseService } from '../../database/database.service.js';
 import type { OperationsProcess } from '../../operations/operations.types.js';
 import { ProcessPageWriter } from '../../sync/process-page.writer.js';
-import { anOperationsProcess } from '../../../test/factories/operations-process.factory.js';
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../../test/support/test-database.js';
-import type { Visibility } from '../../auth/authenticated-user.js';
+import { anOperationsProcess } from '../../testing/operations-process.factory.js';
+import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../testing/test-database.js';
+import type { Visibility } from '../../domain/authenticated-user.js';
 import type { ProcessListCriteria } from '../process-list.criteria.js';
 import {
   CUSTOMS_CHANNELS,

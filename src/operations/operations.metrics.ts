@@ -4,7 +4,7 @@ import {
   OperationsResilience,
   type OperationsCallEvent,
   type OperationsCircuitState,
-} from '../operations/resilience/operations-resilience.js';
+} from './resilience/operations-resilience.js';
 
 /** `operations_circuit_state` values: higher is worse. */
 export const CIRCUIT_STATE_VALUES: Record<OperationsCircuitState, number> = {

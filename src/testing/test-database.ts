@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { DatabaseService, type DatabaseOptions } from '../../src/database/database.service.js';
+import { DatabaseService, type DatabaseOptions } from '../database/database.service.js';
 
 /**
  * Where database tests run: in-memory PGlite always, and a real PostgreSQL server too when

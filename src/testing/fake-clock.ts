@@ -1,4 +1,4 @@
-import { Clock } from '../../src/common/clock.js';
+import { Clock } from '../common/clock.js';
 
 /** A clock that moves only when the test says so. */
 export class FakeClock extends Clock {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ChangeKind } from '../domain/change-kinds.js';
-import type { StreamEndReason } from '../changes/change-stream.js';
+import type { StreamEndReason } from './change-stream.js';
 
 /** The change feed's metrics: what sync records, and how the streams of this instance fare. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Gauge, Registry } from 'prom-client';
-import { SyncService } from '../sync/sync.service.js';
-import type { SyncStatus } from '../sync/sync.types.js';
+import { SyncService } from './sync.service.js';
+import type { SyncStatus } from './sync.types.js';
 
 /** One read of the sync state serves every gauge of a scrape. */
 const STATUS_MEMO_MS = 1000;

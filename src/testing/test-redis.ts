@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { RedisConnection } from '../../src/redis/redis.connection.js';
+import { RedisConnection } from '../redis/redis.connection.js';
 import { closedPort } from './closed-port.js';
 
 /** The Redis the Redis suites use: `TEST_REDIS_URL`, or the local default. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry } from 'prom-client';
-import type { SyncOutcome } from '../sync/sync.types.js';
+import type { SyncOutcome } from './sync.types.js';
 
 /** Told of every sync run (optional in SyncService: absent in the command-line tools). */
 export abstract class SyncMetrics {

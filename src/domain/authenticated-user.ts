@@ -1,4 +1,5 @@
-import type { UserRole } from '../database/schema.js';
+export const USER_ROLES = ['customer', 'staff'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
 
 /** Who is calling, as the JWT guard resolved it from a verified token and the users table. */
 export interface AuthenticatedUser {

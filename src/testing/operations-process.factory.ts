@@ -2,7 +2,7 @@ import type {
   FollowUpEvent,
   OperationsProcess,
   OperationsProcessDetail,
-} from '../../src/operations/operations.types.js';
+} from '../operations/operations.types.js';
 
 let sequence = 0;
 

@@ -3,7 +3,7 @@ import type {
   OperationsCallObserver,
   OperationsCircuitState,
   OperationsResilience,
-} from '../operations/resilience/operations-resilience.js';
+} from './resilience/operations-resilience.js';
 import { OperationsMetrics } from './operations.metrics.js';
 
 /** The resilience around an adapter as far as the metrics can tell: its observer hook and circuit state. */

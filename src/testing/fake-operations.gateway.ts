@@ -1,10 +1,10 @@
-import { OperationsGateway, OperationsUnavailableError } from '../../src/operations/operations.gateway.js';
+import { OperationsGateway, OperationsUnavailableError } from '../operations/operations.gateway.js';
 import type {
   ChangedProcessesPage,
   ChangedProcessesQuery,
   OperationsProcess,
   OperationsProcessDetail,
-} from '../../src/operations/operations.types.js';
+} from '../operations/operations.types.js';
 
 /**
  * An in-memory operations system. The change feed has the real one's semantics: items with

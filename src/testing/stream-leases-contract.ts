@@ -1,4 +1,4 @@
-import type { ChangeStreamLeases } from '../../src/changes/change-stream-leases.js';
+import type { ChangeStreamLeases } from '../changes/change-stream-leases.js';
 
 /**
  * What any {@link ChangeStreamLeases} does with a limit of 2: grants each user up to it, then
