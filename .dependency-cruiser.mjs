@@ -29,7 +29,7 @@ if (unlayered.length > 0) {
   );
 }
 
-const PRODUCTION = { path: '^src/', pathNot: ['\\.spec\\.ts$', '^src/testing/'] };
+const PRODUCTION = { path: '^src/', pathNot: ['[.-]spec\\.ts$', '^src/testing/'] };
 const folder = (name) => `^src/${name}/`;
 
 const layerRules = LAYERS.flatMap((layer, index) => {
@@ -62,7 +62,7 @@ export default {
       comment: 'fakes, factories and test helpers stay out of the build',
       severity: 'error',
       from: PRODUCTION,
-      to: { path: ['^test/', '^src/testing/', '\\.spec\\.ts$'] },
+      to: { path: ['^test/', '^src/testing/', '[.-]spec\\.ts$'] },
     },
     {
       name: 'entry-points-stay-on-top',

@@ -25,9 +25,15 @@ const shared = {
 export default {
   // Suites boot PGlite (WASM) and hash passwords with argon2 on a 2-core machine.
   testTimeout: 30_000,
+  // Jest's default is one worker fewer than the cores: a single one on a 2-core machine.
+  maxWorkers: 2,
   projects: [
+    // Pure: no database, no network, no real waiting. Beside the code they test.
     { ...shared, displayName: 'unit', rootDir: 'src', testMatch: ['**/*.spec.ts'] },
+    // Real PGlite and PostgreSQL, Redis, loopback servers. Beside the code they test too.
+    { ...shared, displayName: 'integration', rootDir: 'src', testMatch: ['**/*.integration-spec.ts'] },
+    // The whole app, one per file, through HTTP only.
     { ...shared, displayName: 'e2e', rootDir: 'test', testMatch: ['**/*.e2e-spec.ts'] },
   ],
-  collectCoverageFrom: ['src/**/*.ts', '!src/**/*.spec.ts'],
+  collectCoverageFrom: ['src/**/*.ts', '!src/**/*[.-]spec.ts', '!src/testing/**'],
 };

@@ -53,7 +53,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
   const readAll = (after: string | null, token = acmeToken, limit = 500) =>
     readWholeFeed<Change>(testApp, token, { after, limit });
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     gateway = new FakeOperationsGateway();
     testApp = await TestApp.start({
       target,
@@ -66,7 +66,12 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
     staffToken = await testApp.login('operator', 'operator-pass-1');
   });
 
-  afterEach(() => testApp.close());
+  beforeEach(async () => {
+    gateway.reset();
+    await testApp.forgetSyncedData();
+  });
+
+  afterAll(() => testApp.close());
 
   it('records PROCESS_ADDED for every process of the first sync, each customer seeing its own', async () => {
     gateway.putAll(

@@ -24,6 +24,18 @@ export class FakeOperationsGateway extends OperationsGateway {
   private held: Promise<void> | null = null;
   private releaseHeld: (() => void) | null = null;
 
+  /** Back to an empty system with no faults, for the next test of a suite that shares one app. */
+  reset(): void {
+    this.release();
+    this.processes.clear();
+    this.details.clear();
+    this.queries.length = 0;
+    this.detailCalls = [];
+    this.failing = false;
+    this.failOnCalls.clear();
+    this.beforePage = null;
+  }
+
   put(process: OperationsProcess, detail?: OperationsProcessDetail): this {
     this.processes.set(process.numero, structuredClone(process));
     if (detail !== undefined) this.details.set(detail.numero, structuredClone(detail));

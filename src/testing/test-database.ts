@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { DatabaseService, type DatabaseOptions } from '../database/database.service.js';
 
 /**
- * Where database tests run: in-memory PGlite always, and a real PostgreSQL server too when
+ * Where database tests run: PGlite always, and a real PostgreSQL server too when
  * `TEST_DATABASE_URL` is set (each test file gets a throwaway database there, so files can run
  * in parallel and nothing is left behind).
  */
@@ -13,22 +16,35 @@ export const TEST_DATABASE_TARGETS: Array<'pglite' | 'postgres'> = process.env.T
 
 export interface TestDatabase {
   options: DatabaseOptions;
-  /** Drops the throwaway PostgreSQL database (no-op for PGlite). */
+  /** Drops the throwaway database. */
   drop(): Promise<void>;
 }
 
+const MIGRATIONS = resolve(import.meta.dirname, '../../migrations');
+const TEMPLATES = resolve(import.meta.dirname, '../../node_modules/.cache/process-lookup-tests');
+
+/**
+ * A database already migrated to the current migrations: a copy of a PGlite data directory, or on
+ * PostgreSQL a database created from a template. Creating PGlite's cluster (initdb in WASM) takes
+ * seconds and is the same for every test, so it is done once per version of the migrations; the
+ * service still runs its migrations on the copy, finding them applied, as at a restart.
+ */
 export async function createTestDatabase(target: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (target === 'pglite') {
-    return { options: { url: null, pgliteDir: 'memory://' }, drop: async () => {} };
+    const directory = join(tmpdir(), `pls-test-${randomBytes(6).toString('hex')}`);
+    cpSync(await pgliteTemplate(), directory, { recursive: true });
+    return {
+      options: { url: null, pgliteDir: directory },
+      drop: async () => rmSync(directory, { recursive: true, force: true }),
+    };
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
+  const template = await postgresTemplate(serverUrl);
   const name = `pls_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   return {
-    options: { url: url.toString(), pgliteDir: 'memory://' },
+    options: { url: databaseUrl(serverUrl, name), pgliteDir: 'memory://' },
     drop: async () => {
       await withAdminClient(serverUrl, (client) =>
         client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
@@ -53,6 +69,64 @@ export async function connectTestDatabase(
       await testDatabase.drop();
     },
   };
+}
+
+/** A name that changes whenever a migration is added or edited. */
+function migrationsVersion(): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(MIGRATIONS, { recursive: true, encoding: 'utf8' }).sort()) {
+    const path = join(MIGRATIONS, file);
+    if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(path));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Built by whichever test file needs it first; parallel workers race to a rename, and one wins. */
+async function pgliteTemplate(): Promise<string> {
+  const template = join(TEMPLATES, `pglite-${migrationsVersion()}`);
+  if (existsSync(template)) return template;
+  mkdirSync(TEMPLATES, { recursive: true });
+  const building = `${template}.${randomBytes(4).toString('hex')}.building`;
+  const database = await DatabaseService.connect({ url: null, pgliteDir: building });
+  await database.migrate();
+  await database.close();
+  try {
+    renameSync(building, template);
+  } catch {
+    rmSync(building, { recursive: true, force: true }); // another worker's rename won
+  }
+  return template;
+}
+
+/** A migrated database on the server, named after the migrations, kept for later runs. */
+async function postgresTemplate(serverUrl: string): Promise<string> {
+  const name = `pls_template_${migrationsVersion()}`;
+  const exists = await withAdminClient(serverUrl, (client) =>
+    client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]),
+  );
+  if (exists.rowCount === 1) return name;
+  const building = `${name}_${randomBytes(4).toString('hex')}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${building}`));
+  const database = await DatabaseService.connect({
+    url: databaseUrl(serverUrl, building),
+    pgliteDir: 'memory://',
+  });
+  await database.migrate();
+  await database.close();
+  try {
+    await withAdminClient(serverUrl, (client) =>
+      client.query(`ALTER DATABASE ${building} RENAME TO ${name}`),
+    );
+  } catch {
+    await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE ${building} WITH (FORCE)`));
+  }
+  return name;
+}
+
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@ import { UsersRepository } from '../../src/auth/users/users.repository.js';
 import { AppConfig, loadAppConfig } from '../../src/config/app.config.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { customers } from '../../src/database/schema.js';
+import { sql } from 'drizzle-orm';
 import type { UserRole } from '../../src/domain/authenticated-user.js';
 import { OpenApiConformance } from './openapi-conformance.js';
 import { createTestDatabase, type TestDatabase } from '../../src/testing/test-database.js';
@@ -102,6 +103,24 @@ export class TestApp {
 
   async addCustomers(...entries: Array<{ id: string; name: string }>): Promise<void> {
     await this.database.db.insert(customers).values(entries).onConflictDoNothing();
+  }
+
+  /**
+   * Empties what sync wrote (processes, their change feed, the sync position), keeping users and
+   * customers: the next test of a suite sharing this app starts from a first sync again. The feed's
+   * sequence goes on, so no cursor of an earlier test ever names a later change.
+   */
+  async forgetSyncedData(): Promise<void> {
+    // One statement at a time: run as one transaction (with DELETE or TRUNCATE alike), this left
+    // PGlite's session reading no row at all from change_feed_page afterwards.
+    for (const statement of [
+      sql`DELETE FROM processes`,
+      sql`DELETE FROM process_changes`,
+      sql`DELETE FROM sync_state`,
+      sql`UPDATE change_feed_head SET pruned_through = last_position`,
+    ]) {
+      await this.database.db.execute(statement);
+    }
   }
 
   async addUser(user: TestUser): Promise<string> {
