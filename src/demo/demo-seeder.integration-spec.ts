@@ -46,14 +46,11 @@ describe(DemoSeeder.name, () => {
 
   describe('in demo mode', () => {
     let moduleRef: TestingModule;
-    let seedingMs: number;
 
     beforeAll(async () => {
-      const started = Date.now();
       moduleRef = await startDemoModules(true);
       expect(moduleRef.get(InitialDataState).isReady).toBe(false);
       await moduleRef.get(InitialDataState).whenReady();
-      seedingMs = Date.now() - started;
     }, 60_000);
 
     afterAll(() => moduleRef.close());
@@ -69,7 +66,6 @@ describe(DemoSeeder.name, () => {
       expect(counts.types).toEqual([...PROCESS_TYPES].sort());
       expect(counts.modes).toEqual([...TRANSPORT_MODES].sort());
       expect(moduleRef.get(SyncService).getLastOutcome()).toMatchObject({ status: 'succeeded' });
-      expect(seedingMs).toBeLessThan(30_000);
     });
 
     it('creates the three demo users with their passwords, roles and customers', async () => {

@@ -3,12 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ReplyError } from 'ioredis';
 import { TcpProxy } from '../testing/tcp-proxy.js';
 import { TEST_REDIS_URL, testRedisAnswers, whenReady } from '../testing/test-redis.js';
-import {
-  REDIS_COMMAND_TIMEOUT_MS,
-  REDIS_PROBE_INTERVAL_MS,
-  RedisConnection,
-  RedisSkippedError,
-} from './redis.connection.js';
+import { REDIS_PROBE_INTERVAL_MS, RedisConnection, RedisSkippedError } from './redis.connection.js';
 
 const redisAnswers = await testRedisAnswers('RedisConnection (real Redis)');
 
@@ -40,9 +35,7 @@ const redisAnswers = await testRedisAnswers('RedisConnection (real Redis)');
 
   it('gives up on a silent Redis after the command timeout, then skips it at once until it answers again', async () => {
     proxy.freeze();
-    const started = performance.now();
     await expect(sut.run((client) => client.ping())).rejects.toThrow(/timed out/i);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(REDIS_COMMAND_TIMEOUT_MS - 5);
     expect(sut.available).toBe(false);
 
     // Skipped: no command reaches the server while the circuit is open.

@@ -283,10 +283,14 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
   it('runs one sync at a time: a concurrent one skips, a second call in the same process joins', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    /** The first run holds the lock once it asks upstream. */
+    const holdingTheLock = new Promise<void>((resolve) => (asked = resolve));
     const slow = new (class extends FakeOperationsGateway {
       override async listChangedProcesses(
         query: Parameters<FakeOperationsGateway['listChangedProcesses']>[0],
       ) {
+        asked();
         await gate;
         return super.listChangedProcesses(query);
       }
@@ -299,7 +303,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
 
       const running = sut.run();
       const joined = sut.run();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await holdingTheLock;
       const skipped = await rival.run();
       release();
 

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import {
   OperationsGateway,
@@ -109,6 +110,8 @@ describe(ResilientOperationsGateway.name, () => {
   });
 
   describe('circuit breaker', () => {
+    afterEach(() => jest.useRealTimers());
+
     it('opens after the configured count of consecutive faults', async () => {
       const inner = new ScriptedAdapter().answer(fails(transient()));
       const sut = gatewayOver(inner, { breakerThreshold: 3, maxRetries: 0 });
@@ -125,6 +128,7 @@ describe(ResilientOperationsGateway.name, () => {
     });
 
     it('rejects without calling the adapter while open, then lets one trial through', async () => {
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
       const inner = new ScriptedAdapter().answer(fails(transient()));
       const sut = gatewayOver(inner, { breakerThreshold: 2, maxRetries: 0, halfOpenAfterMs: 100 });
       await failureOf(list(sut));
@@ -139,7 +143,7 @@ describe(ResilientOperationsGateway.name, () => {
       expect(inner.attempts).toHaveLength(2);
 
       inner.answer(ok());
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      jest.advanceTimersByTime(150);
       await expect(list(sut)).resolves.toEqual(PAGE);
       expect(inner.attempts).toHaveLength(3);
       expect(sut.circuitState).toBe('closed');
