@@ -32,3 +32,6 @@ export interface ProcessListCriteria {
   container: string | null;
   sort: ProcessSort;
 }
+
+/** The criteria that filter, as opposed to paging and order: each must be read by a list filter. */
+export type FilterCriterion = Exclude<keyof ProcessListCriteria, 'page' | 'pageSize' | 'sort'>;

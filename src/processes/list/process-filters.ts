@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { StatementValues } from '../../database/prepared-statements.js';
 import { processContainers, processCounts, processDailyCounts, processes } from '../../database/schema.js';
 import { NO_CUSTOMS_CHANNEL } from '../../domain/process.vocabulary.js';
-import type { ProcessListCriteria } from '../process-list.criteria.js';
+import type { FilterCriterion, ProcessListCriteria } from '../process-list.criteria.js';
 import { updatedRangeDays } from '../updated-range-days.js';
 
 /** How a filter is set, as far as the SQL cares: not at all, to one value, to several, or to a range's bounds. */
@@ -47,8 +47,10 @@ export const KEPT_TOTALS_COLUMNS: Record<KeptTotals, FilterColumns> = {
  * bind and count by it. A filter that names no kept totals is counted by counting rows, so a new
  * filter can be slow but never gives a wrong `totalItems`.
  */
-export interface ProcessFilter {
+export interface ProcessFilter<Reads extends FilterCriterion = FilterCriterion> {
   readonly name: string;
+  /** The criteria it reads: every criterion must be read by some filter (checked below). */
+  readonly reads: readonly Reads[];
   /** Which variant of its condition the criteria call for: part of the prepared statement's shape. */
   shapeOf(criteria: ProcessListCriteria): FilterShape;
   /** Its condition for a shape other than `none`, on `processes` or on kept totals' columns. */
@@ -85,14 +87,15 @@ export function matching(
 }
 
 /** A filter by one or more values of a closed vocabulary: several values are one array value. */
-function vocabularyFilter(
+function vocabularyFilter<Criterion extends 'statuses' | 'types' | 'modes' | 'customsChannels'>(
   column: keyof FilterColumns,
-  criterion: 'statuses' | 'types' | 'modes' | 'customsChannels',
+  criterion: Criterion,
   countedBy: readonly KeptTotals[],
-): ProcessFilter {
+): ProcessFilter<Criterion> {
   const param = placeholders(column);
   return {
     name: column,
+    reads: [criterion],
     shapeOf: (criteria) => multiplicityOf(criteria[criterion]),
     where(shape, columns) {
       const compared = columns[column];
@@ -108,15 +111,17 @@ function vocabularyFilter(
 }
 
 /** Inclusive bounds on a calendar-date column. */
-function dateRangeFilter(
+function dateRangeFilter<From extends FilterCriterion, To extends FilterCriterion>(
   name: string,
   column: AnyPgColumn,
+  [fromCriterion, toCriterion]: [From, To],
   bounds: (criteria: ProcessListCriteria) => [string | null, string | null],
-): ProcessFilter {
+): ProcessFilter<From | To> {
   const from = sql.placeholder(`${name}From`);
   const to = sql.placeholder(`${name}To`);
   return {
     name,
+    reads: [fromCriterion, toCriterion],
     shapeOf: (criteria) => rangeShapeOf(...bounds(criteria)),
     where: (shape) => rangeCondition(shape, gte(column, from), lte(column, to)),
     values: (criteria) => {
@@ -159,8 +164,9 @@ export const updatedParam = {
  * The half-open `updatedAt` range. Its daily totals count the range's whole UTC days; the
  * repository counts its partial first and last days in `processes` (see `updatedRangeDays`).
  */
-export const updatedRangeFilter: ProcessFilter = {
+export const updatedRangeFilter: ProcessFilter<'updatedFrom' | 'updatedBefore'> = {
   name: 'updated',
+  reads: ['updatedFrom', 'updatedBefore'],
   shapeOf: (criteria) => rangeShapeOf(criteria.updatedFrom, criteria.updatedBefore),
   where: (shape) =>
     rangeCondition(
@@ -176,8 +182,9 @@ export const updatedRangeFilter: ProcessFilter = {
   countedBy: ['dailyTotals'],
 };
 
-const container: ProcessFilter = {
+const container: ProcessFilter<'container'> = {
   name: 'container',
+  reads: ['container'],
   shapeOf: (criteria) => (criteria.container === null ? 'none' : 'set'),
   where: () =>
     sql`EXISTS (SELECT 1 FROM ${processContainers} c
@@ -188,18 +195,27 @@ const container: ProcessFilter = {
 };
 
 /** Every filter of the list; the README's "How to add a list filter" says what else a new one needs. */
-export const PROCESS_FILTERS: readonly ProcessFilter[] = [
+export const PROCESS_FILTERS = [
   vocabularyFilter('status', 'statuses', ['totals', 'dailyTotals']),
   vocabularyFilter('type', 'types', ['totals']),
   vocabularyFilter('mode', 'modes', ['totals']),
   vocabularyFilter('customsChannel', 'customsChannels', ['totals']),
-  dateRangeFilter('shipment', processes.shipmentDate, (criteria) => [
+  dateRangeFilter('shipment', processes.shipmentDate, ['shipmentFrom', 'shipmentTo'], (criteria) => [
     criteria.shipmentFrom,
     criteria.shipmentTo,
   ]),
   updatedRangeFilter,
   container,
-];
+] as const;
+
+/**
+ * Compiles only while every criterion is read by a filter: one that no filter reads would be
+ * validated, then silently ignored.
+ */
+type EveryCriterionIsFiltered<Unfiltered extends never> = Unfiltered;
+type _Checked = EveryCriterionIsFiltered<
+  Exclude<FilterCriterion, (typeof PROCESS_FILTERS)[number]['reads'][number]>
+>;
 
 /** The filters' shapes by name: which are set and how, never their values. */
 export type FiltersShape = Record<string, FilterShape>;
