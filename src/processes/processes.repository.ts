@@ -143,7 +143,8 @@ export class ProcessesRepository {
 
   /** From the cheapest kept totals that carry every set filter; by counting rows otherwise. */
   private countOf(shape: ListShape, where: SQL | undefined) {
-    switch (countSourceOf(shape.filters)) {
+    const source = countSourceOf(shape.filters);
+    switch (source) {
       case 'totals':
         return this.countFromTotals(shape);
       case 'dailyTotals':
@@ -153,6 +154,8 @@ export class ProcessesRepository {
           .select({ totalItems: sql<number>`count(*)::int` })
           .from(processes)
           .where(where);
+      default:
+        throw new Error(`no count from ${source satisfies never}`);
     }
   }
 
