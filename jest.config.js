@@ -34,6 +34,8 @@ export default {
     { ...shared, displayName: 'integration', rootDir: 'src', testMatch: ['**/*.integration-spec.ts'] },
     // The whole app, one per file, through HTTP only.
     { ...shared, displayName: 'e2e', rootDir: 'test', testMatch: ['**/*.e2e-spec.ts'] },
+    // A running deployment, by URL (E2E_BASE_URL): read-only, black-box.
+    { ...shared, displayName: 'remote', rootDir: 'test', testMatch: ['**/*.remote-spec.ts'] },
   ],
   collectCoverageFrom: ['src/**/*.ts', '!src/**/*[.-]spec.ts', '!src/testing/**'],
 };

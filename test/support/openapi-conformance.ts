@@ -21,7 +21,7 @@ interface OperationObject {
   responses: Record<string, ResponseObject>;
 }
 
-interface OpenApiDocument {
+export interface OpenApiDocument {
   paths: Record<string, Record<string, OperationObject>>;
   components?: { schemas?: Record<string, object> };
 }
