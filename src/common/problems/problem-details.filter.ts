@@ -26,8 +26,8 @@ interface HttpStatusError {
 
 /**
  * Shapes every error answer as RFC 9457 problem+json. An outage (as the {@link OutageClassifier}
- * recognises it) is a 503 with `Retry-After`; other unknown errors become a bare 500 that reveals nothing, and the real error is
- * logged with the request id.
+ * recognises it) is a 503 with `Retry-After`; other unknown errors become a bare 500 that reveals
+ * nothing, and the real error is logged with the request id.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
