@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { EnvironmentVariables } from './environment.variables.js';
+import { EnvironmentVariables, LOG_LEVELS, NODE_ENVS } from './environment.variables.js';
 
 export type NodeEnvironment = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -65,6 +65,26 @@ export class AppConfig {
 
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
+
+  constructor(message: string) {
+    super(message);
+    // The message names every variable at fault; a stack would only bury it in the log line.
+    delete this.stack;
+  }
+}
+
+/** How logs are written: the part of the configuration start-up needs before the rest is validated. */
+export type LogSettings = Pick<AppConfig, 'logLevel' | 'nodeEnv'>;
+
+/**
+ * The log settings as far as the environment gives valid ones, for the lines written while the
+ * configuration is still being read (its own errors among them): JSON lines unless in development.
+ */
+export function startupLogSettings(env: NodeJS.ProcessEnv): LogSettings {
+  const nodeEnv = NODE_ENVS.find((value) => value === (env.NODE_ENV ?? 'development')) ?? 'production';
+  const logLevel =
+    LOG_LEVELS.find((value) => value === env.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info');
+  return { nodeEnv, logLevel };
 }
 
 export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
