@@ -56,6 +56,11 @@ export class AppConfig {
     heartbeatSeconds: number;
     /** Open streams a user may hold at once (429 beyond). */
     streamsPerUser: number;
+    /**
+     * A stream whose reader takes no bytes for this long, while some wait for it, is closed.
+     * Not an environment variable: the contract says 60 s; tests shorten it.
+     */
+    stalledReaderMs: number;
   };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
   portal!: { enabled: boolean };
@@ -149,6 +154,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       retentionDays: vars.CHANGES_RETENTION_DAYS ?? 30,
       heartbeatSeconds: vars.CHANGES_HEARTBEAT_S ?? 15,
       streamsPerUser: vars.CHANGES_STREAMS_PER_USER ?? 5,
+      stalledReaderMs: 60_000,
     },
     portal: { enabled: vars.PORTAL_ENABLED === undefined ? demoMode : vars.PORTAL_ENABLED === 'true' },
     demoMode,
