@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
+import { ServiceExpressAdapter } from './common/http/http-server-settings.js';
 import { AppConfig, startupLogSettings } from './config/app.config.js';
 import { enableGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
@@ -11,7 +12,7 @@ import { createRootLogger } from './logging/root-logger.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
-const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+const app = await NestFactory.create<NestExpressApplication>(AppModule, new ServiceExpressAdapter(), {
   bodyParser: false,
   bufferLogs: true,
   // What start-up logs before `configureApp` installs the configured logger, and the error that
