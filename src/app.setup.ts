@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import compression from 'compression';
 import helmet from 'helmet';
 import { bodyDepthLimit } from './common/http/body-depth-limit.js';
-import { configureHttpServer } from './common/http/http-server-settings.js';
+import { configureHttpServer, requireHostHeader } from './common/http/http-server-settings.js';
 import { queryStringLimit } from './common/http/query-string-limit.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { AppConfig } from './config/app.config.js';
@@ -41,7 +41,8 @@ const CORS_EXPOSED_HEADERS = [
 
 /**
  * Everything about the HTTP server that is not a module: middleware order, parsers, CORS and
- * the docs. Shared by `main.ts` and the e2e tests so both run the same stack.
+ * the docs. Shared by `main.ts` and the e2e tests so both run the same stack (on a
+ * `ServiceExpressAdapter`, which creates the server with its limits).
  */
 export function configureApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
@@ -54,9 +55,10 @@ export function configureApp(app: NestExpressApplication): void {
   configureHttpServer(app.getHttpServer(), app.get(HttpMetrics));
   app.use(requestIdMiddleware);
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));
-  // Right after the id, so that answers from later middleware (413, 414, preflights) are logged and counted too.
+  // Right after the id, so that answers from later middleware (400, 413, 414, preflights) are logged and counted too.
   app.use(app.get(HttpLogger).middleware);
   app.use(app.get(HttpMetrics).middleware);
+  app.use(requireHostHeader);
   // gzip (or br) for bodies of 1 KiB or more that the client accepts. Level 3: a page of 20
   // shrinks to ~15% for ~1 ms of CPU, two thirds of what the default level 6 costs (docs/performance.md).
   app.use(

@@ -1,6 +1,9 @@
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { JwtService } from '@nestjs/jwt';
+import { sql } from 'drizzle-orm';
+import { ChangeStreamHub } from '../src/changes/change-stream.hub.js';
 import { DAY_MS } from '../src/common/instant.js';
+import { rowsOf } from '../src/database/sql-rows.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
 import { anOperationsProcess } from '../src/testing/operations-process.factory.js';
@@ -227,6 +230,39 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     });
     expect(tooOld.status).toBe(410);
     expect(await tooOld.json()).toMatchObject({ type: '/problems/cursor-expired' });
+  });
+
+  it('disconnects a reader that takes no bytes while its replay waits for it, and frees its slot', async () => {
+    testApp.config.changes.stalledReaderMs = 300;
+    // More than the kernel's socket buffers hold (a few MiB on loopback), in changes of ~1.5 KiB so
+    // that a page of the replay stays under the 1 MiB that counts as fallen behind on its own.
+    await rowsOf(
+      testApp.database.db,
+      sql`WITH added AS (
+            INSERT INTO process_changes (position, recorded_at, customer_id, numero, kind, status, updated_at, details)
+            SELECT n, now(), 'acme', 'IMP-1', 'PROCESS_UPDATED', 'OPEN', now(),
+                   json_build_object('note', repeat('x', 1400))
+              FROM generate_series(1, 4500) AS n
+            RETURNING position)
+          UPDATE change_feed_head SET last_position = (SELECT max(position) FROM added), last_recorded_at = now()`,
+    );
+    const hub = testApp.app.get(ChangeStreamHub);
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    // A client that sends its request and never reads a byte of the answer.
+    const reader = connect(Number(new URL(baseUrl).port), '127.0.0.1');
+    reader.on('error', () => undefined);
+    reader.write(
+      `GET /api/changes/stream?since=${since} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${acmeToken}\r\n\r\n`,
+    );
+    await waitUntil(() => Promise.resolve(hub.openStreams === 1));
+
+    await waitUntil(() => Promise.resolve(hub.openStreams === 0), 10_000);
+
+    reader.destroy();
+    const metrics = await testApp.http.get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/change_stream_disconnects_total\{reason="slow-consumer"\} 1/);
+    // Its slot is free again: the user can open the limit's worth of streams.
+    for (let slot = 0; slot < STREAMS_PER_USER; slot++) expect((await open()).response.status).toBe(200);
   });
 
   it('closes every stream when the service shuts down', async () => {

@@ -285,6 +285,16 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
     expect(tooOld.body).toMatchObject({ type: '/problems/cursor-expired', status: 410 });
   });
 
+  it('takes a `since` as late as the year 9999 allows, even past it in UTC', async () => {
+    gateway.put(anOperationsProcess({ numero: 'IMP-1', customer: acme }));
+    await syncNow(testApp);
+
+    const page = (await feed('?since=9999-12-31T23:59:59-01:00').expect(200)).body as ChangesPage;
+
+    expect(page.data).toEqual([]);
+    expect(page.hasMore).toBe(false);
+  });
+
   it('answers 410 for a cursor whose following changes retention deleted', async () => {
     gateway.putAll(
       anOperationsProcess({ numero: 'IMP-1', customer: acme }),
@@ -316,6 +326,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
       ['after=AAAAAAAAAAEAAAAA', ['after']],
       ['since=yesterday', ['since']],
       ['since=2026-03-14', ['since']],
+      ['since=10000-01-01T00:00:00Z', ['since']],
       ['after=AAAAAAAAAAE&since=2026-03-14T00:00:00Z', ['after', 'since']],
       ['limit=1&limit=2', ['limit']],
       ['cursor=x', ['cursor']],

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { TestApp } from './support/test-app.js';
@@ -14,11 +15,13 @@ function rawExchange(port: number, bytes: string): Promise<string> {
   });
 }
 
-function parse(raw: string): {
+interface RawAnswer {
   status: number;
   headers: Record<string, string>;
   body: Record<string, unknown>;
-} {
+}
+
+function parse(raw: string): RawAnswer {
   const [head = '', body = ''] = raw.split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
   const headers = Object.fromEntries(
@@ -80,10 +83,95 @@ describe("what Node's HTTP parser refuses", () => {
     expect(metrics.text).toMatch(/http_parser_refusals_total\{status="431"\} 1/);
   });
 
-  it('sets the server timeouts deliberately', () => {
-    const server = testApp.app.getHttpServer();
-    expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout]).toEqual([
-      10_000, 30_000, 65_000,
-    ]);
+  it('sets the server timeouts deliberately, checked every second rather than every 30', () => {
+    // Set from the options the server was created with; @types/node 20 does not declare it.
+    const server = testApp.app.getHttpServer() as Server & { connectionsCheckingInterval: number };
+    expect([
+      server.headersTimeout,
+      server.requestTimeout,
+      server.keepAliveTimeout,
+      server.connectionsCheckingInterval,
+    ]).toEqual([10_000, 30_000, 65_000, 1000]);
+  });
+
+  it('answers a valid request pipelined before a malformed one, then refuses the malformed one', async () => {
+    const raw = await rawExchange(
+      port,
+      'GET /health/live HTTP/1.1\r\nHost: x\r\n\r\nNOT HTTP AT ALL\r\n\r\n',
+    );
+
+    const [first = '', ...rest] = raw.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(rest).toHaveLength(1);
+    const refusal = parse(rest.join(''));
+    expect(refusal.status).toBe(400);
+    expect(refusal.headers['content-type']).toBe('application/problem+json');
+  });
+
+  it('answers an HTTP/1.1 request without Host with a 400 naming the header', async () => {
+    const answer = parse(await rawExchange(port, 'GET /health/live HTTP/1.1\r\nConnection: close\r\n\r\n'));
+
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(answer.headers['x-request-id']).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    expect(answer.body).toMatchObject({
+      type: '/problems/invalid-request',
+      errors: [{ in: 'header', name: 'Host', message: 'is required in HTTP/1.1' }],
+    });
+  });
+
+  it('serves an HTTP/1.0 request without Host, which that version allows', async () => {
+    const raw = await rawExchange(port, 'GET /health/live HTTP/1.0\r\n\r\n');
+
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('answers CONNECT with a 405, not a dropped connection', async () => {
+    const answer = parse(
+      await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+    );
+
+    expect(answer.status).toBe(405);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(answer.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    expect(answer.body).toMatchObject({
+      type: '/problems/method-not-allowed',
+      status: 405,
+      requestId: answer.headers['x-request-id'],
+    });
+  });
+});
+
+describe('requests too slow to arrive', () => {
+  let testApp: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    testApp = await TestApp.start({
+      httpServerTimeouts: {
+        headersTimeoutMs: 300,
+        requestTimeoutMs: 600,
+        keepAliveTimeoutMs: 5000,
+        checkIntervalMs: 50,
+      },
+    });
+    await testApp.app.listen(0, '127.0.0.1');
+    port = (testApp.app.getHttpServer().address() as AddressInfo).port;
+  });
+
+  afterAll(() => testApp.close());
+
+  it.each([
+    ['headers that never end', 'GET /health/live HTTP/1.1\r\nHost: x\r\nX-Slow: '],
+    [
+      'a body that never ends',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user',
+    ],
+  ])('answers %s with a 408 once the configured limit passes', async (_case, bytes) => {
+    const answer = parse(await rawExchange(port, bytes));
+
+    expect(answer.status).toBe(408);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(answer.body).toMatchObject({ type: '/problems/request-timeout', status: 408 });
   });
 });

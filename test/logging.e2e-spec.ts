@@ -1,9 +1,12 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { LOG_DESTINATION } from '../src/logging/root-logger.js';
 import {
   startOperationsSimulatorServer,
   type OperationsSimulatorServer,
 } from '../src/operations/simulator/ops-sim.server.js';
+import { closedPort } from '../src/testing/closed-port.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 
@@ -111,5 +114,65 @@ describe('Logs', () => {
       res: { statusCode: 400 },
     });
     expect(output.join('')).not.toContain(PASSWORD);
+  });
+});
+
+/** The built service (`node dist/main.js`) failing to start, as an orchestrator's log collector sees it. */
+describe('Start-up failures', () => {
+  const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+  beforeAll(() => {
+    // Builds dist/ only when it is missing or older than the sources (as `npm start` does).
+    execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+      timeout: 180_000,
+    });
+  }, 200_000);
+
+  /** Runs the service with only this environment; its exit code and every line it wrote. */
+  function start(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['dist/main.js'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '0', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const output: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+      child.once('error', reject);
+      child.once('close', (code) =>
+        resolve({ code, lines: Buffer.concat(output).toString().split('\n').filter(Boolean) }),
+      );
+    });
+  }
+
+  const errorLines = (lines: string[]) =>
+    lines
+      .map((line) => JSON.parse(line) as { level: string; msg: string; err?: { stack?: string } })
+      .filter((line) => line.level === 'error');
+
+  it('logs invalid configuration as one JSON line naming the variable, without a stack', async () => {
+    const { code, lines } = await start({ LOG_LEVEL: 'info' });
+
+    expect(code).toBe(1);
+    const errors = errorLines(lines);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.msg).toContain('JWT_SECRET');
+    expect(errors[0]?.err).toBeDefined();
+    expect(errors[0]?.err?.stack).toBeUndefined();
+  });
+
+  it('logs a database out of reach as one JSON line', async () => {
+    const { code, lines } = await start({
+      JWT_SECRET: 'startup-test-secret-that-is-long-enough-0123456789',
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/postgres`,
+    });
+
+    expect(code).toBe(1);
+    const errors = errorLines(lines);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.msg).toContain('ECONNREFUSED');
   });
 });

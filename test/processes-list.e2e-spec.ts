@@ -274,6 +274,22 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
       );
     });
 
+    it('the first and last days of the years 0001-9999 as bounds', async () => {
+      await expectNumeros('?updatedTo=9999-12-31', () => true);
+      await expectNumeros('?updatedFrom=0001-01-01&updatedTo=9999-12-31T23:59:59.999Z', () => true);
+      // An offset may put a bound in the year before 0001 or after 9999, in UTC.
+      await expectNumeros(
+        '?updatedFrom=0001-01-01T00:00:00%2B01:00&updatedTo=9999-12-31T23:00:00-02:00',
+        () => true,
+      );
+      await expectNumeros(
+        '?shipmentFrom=0001-01-01&shipmentTo=9999-12-31',
+        (process) => process.shipmentDate !== null,
+      );
+      const none = await list('?updatedFrom=9999-12-31T23:59:59.999Z').expect(200);
+      expect(none.body.meta.totalItems).toBe(0);
+    });
+
     it('container, normalised from case, spaces and hyphens', async () => {
       const wanted = container(4);
       const typed = `${wanted.slice(0, 4).toLowerCase()} ${wanted.slice(4, 10)}-${wanted.slice(10)}`;
@@ -417,6 +433,11 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
       ['updatedFrom=2026-03-14T12:00:00', ['updatedFrom']],
       ['updatedFrom=2026-02-29T12:00:00Z', ['updatedFrom']],
       ['updatedTo=yesterday', ['updatedTo']],
+      ['updatedTo=0000-12-31', ['updatedTo']],
+      ['updatedFrom=0000-12-31T12:00:00Z', ['updatedFrom']],
+      ['updatedTo=10000-01-01', ['updatedTo']],
+      ['updatedFrom=%2B010000-01-01T00:00:00Z', ['updatedFrom']],
+      ['shipmentTo=0000-01-01', ['shipmentTo']],
       ['updatedFrom=2026-03-05&updatedTo=2026-03-04T23:59:59Z', ['updatedTo']],
       ['container=CSQU3054384', ['container']],
       ['container=ABC', ['container']],

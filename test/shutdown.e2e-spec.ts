@@ -229,3 +229,133 @@ describe('Graceful shutdown', () => {
     }
   }, 30_000);
 });
+
+/** How many shutdowns the load test below measures: 1 by default, more to measure (`SHUTDOWN_RUNS=10`). */
+const SHUTDOWN_RUNS = Number(process.env.SHUTDOWN_RUNS ?? 1);
+
+interface LoadFigures {
+  answered: number;
+  refused: number;
+  resets: string[];
+}
+
+/**
+ * Clients with nowhere else to go: keep-alive GETs back to back on `workers` connections; told to
+ * close its connection, a worker opens a new one and goes on; refused (503) or finding nobody
+ * listening, it stops. Any other failure is a request it sent that got no answer: a reset.
+ */
+async function reconnectingLoad(url: string, workers: number, figures: LoadFigures): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: workers });
+  const one = () =>
+    new Promise<'go on' | 'stop'>((resolve) => {
+      const request = get(url, { agent, timeout: 5000 }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode === 503) {
+            figures.refused++;
+            resolve('stop');
+          } else {
+            figures.answered++;
+            resolve('go on');
+          }
+        });
+      });
+      request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ECONNREFUSED') figures.resets.push(error.code ?? error.message);
+        resolve(error.code === 'ECONNREFUSED' ? 'stop' : 'go on');
+      });
+    });
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while ((await one()) === 'go on') await new Promise((resolve) => setTimeout(resolve, 1));
+    }),
+  );
+  agent.destroy();
+}
+
+describe('Graceful shutdown under keep-alive load', () => {
+  let simulator: OperationsSimulatorServer;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+      timeout: 180_000,
+    });
+    simulator = await startOperationsSimulatorServer({ apiKey: API_KEY });
+  }, 200_000);
+
+  afterAll(async () => {
+    await simulator?.close();
+  });
+
+  it(
+    `answers or refuses every request sent, over ${SHUTDOWN_RUNS} SIGTERM(s) of 12 reconnecting keep-alive clients and 3 change streams`,
+    async () => {
+      const resets: string[][] = [];
+      for (let run = 0; run < SHUTDOWN_RUNS; run++) {
+        const port = await freePort();
+        const baseUrl = `http://127.0.0.1:${port}`;
+        const output: string[] = [];
+        const service = spawn(process.execPath, ['dist/main.js'], {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH,
+            NODE_ENV: 'development',
+            PORT: String(port),
+            PGLITE_DIR: 'memory://',
+            JWT_SECRET: 'shutdown-test-secret-that-is-long-enough-0123456789',
+            OPERATIONS_BASE_URL: simulator.url,
+            OPERATIONS_API_KEY: API_KEY,
+            SYNC_INTERVAL_S: '0',
+            SHUTDOWN_GRACE_MS: '1000',
+            LOG_LEVEL: 'warn',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        service.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+        service.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+        const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
+        try {
+          await until(
+            'readiness',
+            () => probe(`${baseUrl}/health/ready`),
+            (status) => status === 200,
+            90_000,
+          );
+          const login = await fetch(`${baseUrl}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ username: 'acme', password: 'acme-demo-2026' }),
+          });
+          const { accessToken } = (await login.json()) as { accessToken: string };
+          const streams = await Promise.all(
+            Array.from({ length: 3 }, () =>
+              SseClient.open(`${baseUrl}/api/changes/stream`, { Authorization: `Bearer ${accessToken}` }),
+            ),
+          );
+          const figures: LoadFigures = { answered: 0, refused: 0, resets: [] };
+          const load = reconnectingLoad(`${baseUrl}/health/live`, 12, figures);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          service.kill('SIGTERM');
+
+          expect(await exited).toBe(0);
+          await load;
+          for (const stream of streams) await stream.waitForClose(1000);
+          process.stdout.write(
+            `shutdown ${run + 1}/${SHUTDOWN_RUNS}: ${figures.answered} answered, ${figures.refused} refused, ${figures.resets.length} reset (${figures.resets.join(', ')})\n`,
+          );
+          resets.push(figures.resets);
+        } catch (error) {
+          console.error(output.join('').slice(-5000));
+          throw error;
+        } finally {
+          if (service.exitCode === null && service.signalCode === null) service.kill('SIGKILL');
+        }
+      }
+      expect(resets).toEqual(resets.map(() => []));
+    },
+    60_000 * SHUTDOWN_RUNS,
+  );
+});

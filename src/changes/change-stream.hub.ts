@@ -72,7 +72,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
    * replays again.
    */
   async open(response: Response, user: AuthenticatedUser, position: number, tokenExpiresAtMs: number) {
-    const { streamsPerUser, heartbeatSeconds } = this.config.changes;
+    const { streamsPerUser, heartbeatSeconds, stalledReaderMs } = this.config.changes;
     const lease = await this.leases.acquire(user.id);
     if (lease === null) {
       throw new ProblemException(PROBLEM_TYPES.rateLimited, {
@@ -91,7 +91,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
     });
     this.streams.add(stream);
     this.metrics.streamOpened();
-    stream.open(heartbeatSeconds * 1000, tokenExpiresAtMs - this.clock.now().getTime());
+    stream.open(heartbeatSeconds * 1000, tokenExpiresAtMs - this.clock.now().getTime(), stalledReaderMs);
     try {
       await this.replay(stream);
     } catch (error) {

@@ -10,14 +10,32 @@ function eventAt(position: number, customerId = 'acme'): ChangeEvent {
 /** What a stream does with its response: the writes it made, and whether it ended it. */
 class RecordingResponse extends EventEmitter {
   readonly writes: string[] = [];
+  /** The callbacks of writes the socket has not handed to the network yet. */
+  readonly unsent: Array<() => void> = [];
   writableLength = 0;
   writableEnded = false;
   destroyed = false;
+  statusCode = 0;
 
-  write(text: string): boolean {
+  write(text: string, sent?: () => void): boolean {
     this.writes.push(text);
+    if (sent !== undefined) this.unsent.push(sent);
     return true;
   }
+
+  /** The reader takes the oldest waiting write. */
+  takeOne(): void {
+    this.unsent.shift()?.();
+  }
+
+  status(code: number): this {
+    this.statusCode = code;
+    return this;
+  }
+
+  setHeader(): void {}
+
+  flushHeaders(): void {}
 
   end(): void {
     this.writableEnded = true;
@@ -99,5 +117,80 @@ describe(ChangeStream.name, () => {
     expect(audienceOf(['acme', 'globex'])).toBe(audienceOf(['globex', 'acme']));
     expect(audienceOf(['acme'])).not.toBe(audienceOf(['acme', 'globex']));
     expect(audienceOf(null)).not.toBe(audienceOf([]));
+  });
+
+  describe('a reader that takes nothing', () => {
+    const STALLED_AFTER_MS = 60_000;
+
+    beforeEach(() => {
+      jest.useFakeTimers();
+    });
+
+    afterEach(() => {
+      jest.useRealTimers();
+    });
+
+    function openStream() {
+      const opened = streamAfter(0);
+      opened.stream.open(15_000, 3_600_000, STALLED_AFTER_MS);
+      return opened;
+    }
+
+    it(`is disconnected ${STALLED_AFTER_MS / 1000} s after it last took bytes while some wait`, () => {
+      const { stream, response, ended } = openStream();
+      response.writableLength = 4096;
+      stream.deliver(new ChangeBatch([eventAt(1)]));
+
+      jest.advanceTimersByTime(STALLED_AFTER_MS - 1);
+      expect(ended).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(1);
+
+      expect(ended).toHaveBeenCalledWith(stream, 'slow-consumer');
+      expect(response.destroyed).toBe(true);
+    });
+
+    it('stays while it takes bytes, however slowly', () => {
+      const { stream, response, ended } = openStream();
+      response.writableLength = 4096;
+      stream.deliver(new ChangeBatch([eventAt(1)]));
+      stream.deliver(new ChangeBatch([eventAt(2)]));
+
+      jest.advanceTimersByTime(STALLED_AFTER_MS - 1);
+      response.takeOne();
+      jest.advanceTimersByTime(STALLED_AFTER_MS - 1);
+      response.takeOne();
+      jest.advanceTimersByTime(STALLED_AFTER_MS - 1);
+
+      expect(ended).not.toHaveBeenCalled();
+    });
+
+    it('is not timed while nothing waits for it', () => {
+      const { stream, response, ended } = openStream();
+      response.writableLength = 4096;
+      stream.deliver(new ChangeBatch([eventAt(1)]));
+      response.writableLength = 0;
+      while (response.unsent.length > 0) response.takeOne();
+
+      jest.advanceTimersByTime(10 * STALLED_AFTER_MS);
+
+      expect(ended).not.toHaveBeenCalled();
+    });
+
+    it('lets a replay waiting for the socket to drain go on, to find the stream ended', async () => {
+      const { stream, response } = openStream();
+      response.writableLength = 4096;
+      stream.deliver(new ChangeBatch([eventAt(1)]));
+      const drained = stream.drained();
+      // What destroying a real response does.
+      response.destroy = () => {
+        response.destroyed = true;
+        response.emit('close');
+      };
+
+      jest.advanceTimersByTime(STALLED_AFTER_MS);
+
+      await drained;
+      expect(stream.isEnded).toBe(true);
+    });
   });
 });

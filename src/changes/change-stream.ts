@@ -61,6 +61,9 @@ export class ChangeStream {
   readonly audience: string;
   private ended = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Runs while bytes wait in the socket; each write the reader takes restarts it. */
+  private stallTimer: NodeJS.Timeout | undefined;
+  private stalledAfterMs = 0;
 
   constructor(
     readonly userId: string,
@@ -77,7 +80,14 @@ export class ChangeStream {
     return this.ended;
   }
 
-  open(heartbeatMs: number, expiresInMs: number): void {
+  /**
+   * `stalledAfterMs`: a reader that takes no bytes for that long while some wait for it is
+   * disconnected, during the replay (which waits for the socket to drain between pages) as live.
+   * Without it, a client that stopped reading would hold its stream, and a slot of its user's
+   * limit, until its token expired: the buffer bound alone is only checked when more is written.
+   */
+  open(heartbeatMs: number, expiresInMs: number, stalledAfterMs: number): void {
+    this.stalledAfterMs = stalledAfterMs;
     this.response.status(200);
     this.response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     this.response.setHeader('Cache-Control', 'no-store');
@@ -117,15 +127,33 @@ export class ChangeStream {
     if (this.ended) return;
     this.ended = true;
     for (const timer of this.timers) clearTimeout(timer);
+    clearTimeout(this.stallTimer);
     if (!this.response.writableEnded) this.response.end();
-    // A slow client's socket may never drain: do not wait for it.
+    // A slow client's socket may never drain: do not wait for it (nor hold the replay waiting).
     if (reason === 'slow-consumer') this.response.destroy();
     this.onEnd(this, reason);
   }
 
   private write(text: string): void {
     if (this.ended) return;
-    this.response.write(text);
-    if (this.response.writableLength > MAX_BUFFERED_BYTES) this.end('slow-consumer');
+    // Called once the socket has handed this text to the network: the reader is taking bytes.
+    this.response.write(text, () => this.tookBytes());
+    if (this.response.writableLength > MAX_BUFFERED_BYTES) {
+      this.end('slow-consumer');
+      return;
+    }
+    if (this.response.writableLength > 0) {
+      this.stallTimer ??= setTimeout(() => this.end('slow-consumer'), this.stalledAfterMs);
+    }
+  }
+
+  private tookBytes(): void {
+    if (this.stallTimer === undefined) return;
+    if (this.response.writableLength > 0) {
+      this.stallTimer.refresh();
+    } else {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+    }
   }
 }

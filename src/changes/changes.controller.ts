@@ -57,7 +57,8 @@ export class ChangesController {
       '`GET /api/changes`. Starts after `Last-Event-ID` (header), else after `after` or from `since`, else at the ' +
       'current end of the feed. A comment line comes every `CHANGES_HEARTBEAT_S` (15) seconds. The stream ' +
       'closes when the token expires and when the service shuts down: reconnect with a fresh token and ' +
-      '`Last-Event-ID`. A client that falls more than 1 MiB behind is disconnected and resumes the same way. At ' +
+      '`Last-Event-ID`. A client that falls more than 1 MiB behind, or takes no bytes for 60 s while some wait ' +
+      'for it (replaying or live), is disconnected and resumes the same way. At ' +
       'most `CHANGES_STREAMS_PER_USER` (5) open streams per user, counted across all instances of the service ' +
       'when Redis is configured (per instance otherwise, and while Redis is unreachable): 429 beyond. ' +
       'Browsers’ `EventSource` cannot send `Authorization`: read it with `fetch` (see the API guide).',

@@ -9,6 +9,7 @@ import {
   type PreparedRead,
   type StatementValues,
 } from '../database/prepared-statements.js';
+import { sqlTimestampValue } from '../database/sql-instant.js';
 import { rowsOf } from '../database/sql-rows.js';
 import type { ChangeDto } from './dto/change.response.dto.js';
 
@@ -125,7 +126,7 @@ export class ChangesRepository {
     const [row] = await rowsOf<{ position: string }>(
       this.database.db,
       sql`SELECT coalesce(
-                   (SELECT position - 1 FROM process_changes WHERE recorded_at >= ${instant.toISOString()}
+                   (SELECT position - 1 FROM process_changes WHERE recorded_at >= ${sqlTimestampValue(instant)}
                      ORDER BY recorded_at, position LIMIT 1),
                    (SELECT last_position FROM change_feed_head))::text AS position`,
     );
@@ -141,7 +142,7 @@ export class ChangesRepository {
       this.database.db,
       sql`WITH doomed AS (
             DELETE FROM process_changes WHERE position IN (
-              SELECT position FROM process_changes WHERE recorded_at < ${instant.toISOString()}
+              SELECT position FROM process_changes WHERE recorded_at < ${sqlTimestampValue(instant)}
                ORDER BY position LIMIT ${batch})
             RETURNING position
           ), marked AS (

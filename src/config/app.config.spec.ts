@@ -1,4 +1,4 @@
-import { ConfigurationError, loadAppConfig } from './app.config.js';
+import { ConfigurationError, loadAppConfig, startupLogSettings } from './app.config.js';
 
 const SECRET = 'x'.repeat(32);
 
@@ -259,5 +259,28 @@ describe(loadAppConfig.name, () => {
         expect(problemWith({ TRUST_PROXY: value })).toContain('TRUST_PROXY: must be');
       },
     );
+  });
+});
+
+describe(startupLogSettings.name, () => {
+  it('takes the valid NODE_ENV and LOG_LEVEL, as the configuration will', () => {
+    expect(startupLogSettings({ NODE_ENV: 'production', LOG_LEVEL: 'warn' })).toEqual({
+      nodeEnv: 'production',
+      logLevel: 'warn',
+    });
+    expect(startupLogSettings({})).toEqual({ nodeEnv: 'development', logLevel: 'info' });
+  });
+
+  it('writes JSON at info when they are invalid, so their own error is seen', () => {
+    expect(startupLogSettings({ NODE_ENV: 'prod', LOG_LEVEL: 'loud' })).toEqual({
+      nodeEnv: 'production',
+      logLevel: 'info',
+    });
+  });
+});
+
+describe(ConfigurationError.name, () => {
+  it('has no stack: its message names every variable at fault', () => {
+    expect(new ConfigurationError('Invalid configuration').stack).toBeUndefined();
   });
 });

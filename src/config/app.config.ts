@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { EnvironmentVariables } from './environment.variables.js';
+import { EnvironmentVariables, LOG_LEVELS, NODE_ENVS } from './environment.variables.js';
 
 export type NodeEnvironment = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -56,6 +56,11 @@ export class AppConfig {
     heartbeatSeconds: number;
     /** Open streams a user may hold at once (429 beyond). */
     streamsPerUser: number;
+    /**
+     * A stream whose reader takes no bytes for this long, while some wait for it, is closed.
+     * Not an environment variable: the contract says 60 s; tests shorten it.
+     */
+    stalledReaderMs: number;
   };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
   portal!: { enabled: boolean };
@@ -65,6 +70,26 @@ export class AppConfig {
 
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
+
+  constructor(message: string) {
+    super(message);
+    // The message names every variable at fault; a stack would only bury it in the log line.
+    delete this.stack;
+  }
+}
+
+/** How logs are written: the part of the configuration start-up needs before the rest is validated. */
+export type LogSettings = Pick<AppConfig, 'logLevel' | 'nodeEnv'>;
+
+/**
+ * The log settings as far as the environment gives valid ones, for the lines written while the
+ * configuration is still being read (its own errors among them): JSON lines unless in development.
+ */
+export function startupLogSettings(env: NodeJS.ProcessEnv): LogSettings {
+  const nodeEnv = NODE_ENVS.find((value) => value === (env.NODE_ENV ?? 'development')) ?? 'production';
+  const logLevel =
+    LOG_LEVELS.find((value) => value === env.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info');
+  return { nodeEnv, logLevel };
 }
 
 export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
@@ -129,6 +154,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       retentionDays: vars.CHANGES_RETENTION_DAYS ?? 30,
       heartbeatSeconds: vars.CHANGES_HEARTBEAT_S ?? 15,
       streamsPerUser: vars.CHANGES_STREAMS_PER_USER ?? 5,
+      stalledReaderMs: 60_000,
     },
     portal: { enabled: vars.PORTAL_ENABLED === undefined ? demoMode : vars.PORTAL_ENABLED === 'true' },
     demoMode,

@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
 const BOOLEANS = ['true', 'false'] as const;
 
 const emptyAsUnset = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);

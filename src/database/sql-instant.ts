@@ -13,3 +13,27 @@ export function sqlUtcInstant(column: SQL | AnyPgColumn, precision: keyof typeof
   // The format is a literal, not a bound parameter: it is part of the statement's text.
   return sql`to_char(${column} AT TIME ZONE 'UTC', ${sql.raw(`'${FORMATS[precision]}'`)})`;
 }
+
+/**
+ * An instant as PostgreSQL reads a `timestamptz`, for any year it holds. `toISOString()` writes
+ * years past 9999 as `+010000-…` and year 0 as `0000-…`, and PostgreSQL refuses both: a range's
+ * exclusive end past `9999-12-31`, or an offset moving `0001-01-01` into the year before, would
+ * fail the statement.
+ */
+export function sqlTimestampValue(instant: Date | number): string {
+  return withPostgresYear(new Date(instant).toISOString());
+}
+
+/** The UTC day of an instant as a PostgreSQL `date`, for any year (see {@link sqlTimestampValue}). */
+export function sqlDateValue(instant: Date | number): string {
+  return withPostgresYear(new Date(instant).toISOString().replace(/T.*/, ''));
+}
+
+function withPostgresYear(iso: string): string {
+  const [, signedYear = '', rest = ''] = /^([+-]?\d+)(.*)$/.exec(iso) ?? [];
+  const year = Number(signedYear);
+  // Astronomical year 0 is 1 BC, -1 is 2 BC.
+  return year > 0 ? `${pad4(year)}${rest}` : `${pad4(1 - year)}${rest} BC`;
+}
+
+const pad4 = (year: number) => String(year).padStart(4, '0');

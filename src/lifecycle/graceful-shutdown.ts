@@ -2,32 +2,53 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Logger, type INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { ProblemException } from '../common/problems/problem.exception.js';
+import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { ShutdownState } from './shutdown.state.js';
 
 /** After the grace period: a stuck hook or connection must not keep a terminated instance around. */
 export const HARD_SHUTDOWN_TIMEOUT_MS = 10_000;
+/**
+ * After the grace period, how long every request is refused (503, `Connection: close`) before the
+ * listener closes: clients still sending here leave on their refusal instead of connecting at the
+ * moment it closes, when the kernel resets every connection waiting in its accept queue.
+ */
+export const REFUSAL_PERIOD_MS = 500;
 const IDLE_CONNECTION_SWEEP_MS = 100;
+/**
+ * A connection that has sent nothing for this long is a preconnect or a TCP health check, dropped
+ * once the listener is closed; a younger one may be a client whose request is on its way.
+ */
+const SILENT_CONNECTION_MS = 1000;
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
  * While the service drains, every answer asks the client to close its connection, so that a
  * keep-alive client opens a new one (to another instance) instead of reusing one that is about to
- * be closed under it.
+ * be closed under it. Past the grace period every request is refused with a 503 that says so.
  */
 export function closeConnectionsWhileDraining(state: ShutdownState) {
   return (_request: Request, response: Response, next: NextFunction): void => {
-    if (state.isShuttingDown) response.setHeader('Connection', 'close');
-    next();
+    if (!state.isShuttingDown) return next();
+    response.setHeader('Connection', 'close');
+    if (!state.isRefusingRequests) return next();
+    next(
+      new ProblemException(PROBLEM_TYPES.serviceUnavailable, {
+        detail: 'The service is shutting down: send the request again, to another instance',
+        headers: { 'Retry-After': '1' },
+      }),
+    );
   };
 }
 
 /**
  * On SIGTERM or SIGINT: readiness turns 503 at once ({@link ShutdownState}) and answers carry
  * `Connection: close`, while the listener keeps accepting for `graceMs`, long enough for a load
- * balancer that polls readiness to move traffic away. Then Nest shuts down (sync stops between
- * pages, the HTTP server stops accepting and waits for the requests in flight, the database and
- * Redis close) and the process exits 0; if that takes more than `hardTimeoutMs`, it exits 1.
+ * balancer that polls readiness to move traffic away. Then requests are refused for
+ * {@link REFUSAL_PERIOD_MS}, and Nest shuts down (sync stops between pages, the HTTP server stops
+ * accepting and waits for the requests in flight, the database and Redis close) and the process
+ * exits 0; if that takes more than `hardTimeoutMs` after the grace period, it exits 1.
  */
 export function enableGracefulShutdown(
   app: INestApplication,
@@ -40,19 +61,22 @@ export function enableGracefulShutdown(
   const silentSockets = socketsThatNeverSentARequest(server);
   const shutDown = async (signal: string): Promise<void> => {
     state.begin(signal);
-    await new Promise((resolve) => setTimeout(resolve, graceMs));
+    await sleep(graceMs);
     setTimeout(() => {
       logger.error({ msg: 'graceful shutdown took too long; exiting', signal, hardTimeoutMs });
       process.exit(1);
     }, hardTimeoutMs).unref();
+    state.refuseRequests();
+    await sleep(REFUSAL_PERIOD_MS);
     // A closed server still waits for its keep-alive connections; each is dropped once its
     // request in flight is answered instead of after the keep-alive timeout. Node does not count
     // a connection that never sent a request as idle (a preconnect, a TCP health check), and would
-    // wait for it until the hard timeout: those are dropped too.
+    // wait for it until the hard timeout: those are dropped too, once silent for long enough.
     setInterval(() => {
       if (server.listening) return;
       server.closeIdleConnections();
-      for (const socket of silentSockets) socket.destroy();
+      const silentSince = performance.now() - SILENT_CONNECTION_MS;
+      for (const [socket, connectedAt] of silentSockets) if (connectedAt <= silentSince) socket.destroy();
     }, IDLE_CONNECTION_SWEEP_MS).unref();
     await app.close();
     process.exit(0);
@@ -67,11 +91,13 @@ export function enableGracefulShutdown(
   }
 }
 
-/** The server's open connections that have not sent a request yet, kept current. */
-function socketsThatNeverSentARequest(server: Server): Set<Socket> {
-  const silent = new Set<Socket>();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The server's open connections that have not sent a request yet, with when each was accepted. */
+function socketsThatNeverSentARequest(server: Server): Map<Socket, number> {
+  const silent = new Map<Socket, number>();
   server.on('connection', (socket: Socket) => {
-    silent.add(socket);
+    silent.set(socket, performance.now());
     socket.once('close', () => silent.delete(socket));
   });
   server.on('request', (request: IncomingMessage) => silent.delete(request.socket));

@@ -10,9 +10,20 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 export class ShutdownState implements OnModuleDestroy {
   private readonly logger = new Logger(ShutdownState.name);
   private reason: string | null = null;
+  private refusing = false;
 
   get isShuttingDown(): boolean {
     return this.reason !== null;
+  }
+
+  /** Past the grace period: requests are refused (503) rather than served. */
+  get isRefusingRequests(): boolean {
+    return this.refusing;
+  }
+
+  refuseRequests(): void {
+    this.begin('refusing requests');
+    this.refusing = true;
   }
 
   /** Idempotent: the first reason wins. */

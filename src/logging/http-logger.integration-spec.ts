@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express, { type Request, type Response } from 'express';
-import type { AppConfig } from '../config/app.config.js';
 import { requestIdMiddleware } from '../common/http/request-id.js';
 import { HttpLogger } from './http-logger.js';
 import { createRootLogger } from './root-logger.js';
@@ -38,7 +37,7 @@ describe(HttpLogger.name, () => {
         done();
       },
     });
-    const root = createRootLogger({ logLevel: 'info', nodeEnv: 'test' } as AppConfig, destination);
+    const root = createRootLogger({ logLevel: 'info', nodeEnv: 'test' }, destination);
     const app = express();
     app.use(requestIdMiddleware);
     app.use(new HttpLogger(root).middleware);

@@ -79,7 +79,7 @@ export function serializeResponse(response: ServerResponse): Record<string, unkn
 }
 
 /**
- * Type, message, code and stack of an error and its causes, and nothing else: the standard
+ * Type, message, code and stack (when it has one) of an error and its causes, and nothing else: the standard
  * serializer copies every enumerable property, which for an HTTP client error means its whole
  * request configuration (headers and API key included).
  */
@@ -96,7 +96,7 @@ export function serializeError(error: unknown): unknown {
     type: error.name,
     message: messages.join('; caused by: '),
     ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
-    stack: error.stack,
+    ...(error.stack !== undefined && { stack: error.stack }),
   };
 }
 

@@ -41,7 +41,7 @@ export class PinoNestLogger implements LoggerService {
     const context = typeof params.at(-1) === 'string' ? (params.pop() as string) : undefined;
     const fields: Record<string, unknown> = context === undefined ? {} : { context };
     if (message instanceof Error) {
-      this.root[level]({ ...fields, err: message });
+      this.root[level]({ ...fields, err: message }, message.message);
     } else if (typeof message === 'object' && message !== null) {
       const text = typeof params[0] === 'string' ? params[0] : undefined;
       this.root[level]({ ...fields, ...(message as Record<string, unknown>) }, text);

@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
-import type { AppConfig } from '../config/app.config.js';
+import type { LogSettings } from '../config/app.config.js';
 import { LOG_SERIALIZERS, REDACTED_PATHS } from './log-serializers.js';
 import { currentRequestId } from './request-context.js';
 
@@ -15,7 +15,7 @@ export type RootLogger = PinoInstance;
  * on every line logged while a request is handled. Human-readable (pino-pretty) only in
  * development when stdout is a terminal.
  */
-export function createRootLogger(config: AppConfig, destination: DestinationStream | null): RootLogger {
+export function createRootLogger(config: LogSettings, destination: DestinationStream | null): RootLogger {
   const options: LoggerOptions = {
     level: config.logLevel,
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -19,7 +19,7 @@ export class HttpMetrics implements ClientErrorCounter {
   constructor(registry: Registry) {
     this.parserRefusals = new Counter({
       name: 'http_parser_refusals_total',
-      help: "Requests Node's HTTP parser refused before routing (malformed, oversized headers, too slow, Expect), by status",
+      help: "Requests Node's HTTP parser refused before routing (malformed, oversized headers, too slow, Expect, CONNECT), by status",
       labelNames: ['status'],
       registers: [registry],
     });

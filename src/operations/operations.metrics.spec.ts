@@ -28,12 +28,23 @@ function fakeResilience() {
 }
 
 describe(OperationsMetrics.name, () => {
-  it('counts upstream calls by operation, outcome and failure kind, and reports the circuit', async () => {
+  it('counts upstream requests by operation, outcome and failure kind, times calls, and reports the circuit', async () => {
     const registry = new Registry();
     const { resilience, observers, setCircuit } = fakeResilience();
     const sut = new OperationsMetrics(registry, resilience);
     sut.onModuleInit();
 
+    observers[0]?.attemptFinished?.({ operation: 'getProcessDetail', outcome: 'success', failure: null });
+    observers[0]?.attemptFinished?.({
+      operation: 'getProcessDetail',
+      outcome: 'failure',
+      failure: 'timeout',
+    });
+    observers[0]?.attemptFinished?.({
+      operation: 'getProcessDetail',
+      outcome: 'failure',
+      failure: 'timeout',
+    });
     observers[0]?.callFinished?.({
       operation: 'getProcessDetail',
       outcome: 'success',
@@ -55,7 +66,7 @@ describe(OperationsMetrics.name, () => {
       'operations_upstream_calls_total{operation="getProcessDetail",outcome="success",failure="none"} 1',
     );
     expect(text).toContain(
-      'operations_upstream_calls_total{operation="getProcessDetail",outcome="failure",failure="timeout"} 1',
+      'operations_upstream_calls_total{operation="getProcessDetail",outcome="failure",failure="timeout"} 2',
     );
     expect(text).toContain(
       'operations_upstream_call_duration_seconds_count{operation="getProcessDetail",outcome="failure"} 1',

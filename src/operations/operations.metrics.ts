@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import {
   OperationsResilience,
+  type OperationsAttemptEvent,
   type OperationsCallEvent,
   type OperationsCircuitState,
 } from './resilience/operations-resilience.js';
@@ -15,8 +16,9 @@ export const CIRCUIT_STATE_VALUES: Record<OperationsCircuitState, number> = {
 };
 
 /**
- * Calls to the operations system by operation and outcome (with the failure kind), their
- * durations, and the circuit state, as the resilience around the adapter reports them. Without
+ * Requests to the operations system by operation and outcome (with the failure kind: each
+ * attempt of a call, and each call refused by the circuit or the bulkhead), the calls' durations,
+ * and the circuit state, as the resilience around the adapter reports them. Without
  * it (the built-in simulator, in process) these metrics are not registered.
  */
 @Injectable()
@@ -33,7 +35,7 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
     if (resilience === null) return;
     const calls = new Counter({
       name: 'operations_upstream_calls_total',
-      help: 'Calls to the operations system, by operation, outcome (success, not-found, failure) and failure kind',
+      help: 'Requests to the operations system (each attempt of a call; a call the circuit or bulkhead refused counts once), by operation, outcome (success, not-found, failure) and failure kind',
       labelNames: ['operation', 'outcome', 'failure'],
       registers: [this.registry],
     });
@@ -57,8 +59,10 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
       collect: () => circuit.set(CIRCUIT_STATE_VALUES[resilience.circuitState]),
     });
     this.removeObserver = resilience.addObserver({
-      callFinished: (event: OperationsCallEvent) => {
+      attemptFinished: (event: OperationsAttemptEvent) => {
         calls.inc({ operation: event.operation, outcome: event.outcome, failure: event.failure ?? 'none' });
+      },
+      callFinished: (event: OperationsCallEvent) => {
         duration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);
         bytes.inc({ operation: event.operation }, event.responseBytes);
       },

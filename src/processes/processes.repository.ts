@@ -155,7 +155,7 @@ export class ProcessesRepository {
           .from(processes)
           .where(where);
       default:
-        throw new Error(`no count from ${source satisfies never}`);
+        throw new Error(`no count from ${String(source satisfies never)}`);
     }
   }
 

@@ -47,4 +47,13 @@ describe(updatedRangeDays.name, () => {
       lastEdgeFrom: '2026-03-04T00:00:00.000Z',
     });
   });
+
+  it('writes bounds past the year 9999 and before 0001 in UTC as PostgreSQL reads them', () => {
+    expect(updatedRangeDays(at('0000-12-31T23:00:00Z'), at('+010000-01-01T00:00:00Z'))).toEqual({
+      wholeDaysFrom: '0001-01-01',
+      wholeDaysBefore: '10000-01-01',
+      firstEdgeBefore: '0001-01-01T00:00:00.000Z',
+      lastEdgeFrom: '10000-01-01T00:00:00.000Z',
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { DAY_MS } from '../common/instant.js';
+import { sqlDateValue, sqlTimestampValue } from '../database/sql-instant.js';
 
 /**
  * How a half-open `updatedAt` range splits for counting: the whole UTC days inside it, totalled
@@ -20,14 +21,15 @@ export function updatedRangeDays(from: Date | null, before: Date | null): Update
   const firstWholeDay = from === null ? null : Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
   const afterLastWholeDay = before === null ? null : Math.floor(before.getTime() / DAY_MS) * DAY_MS;
   return {
-    wholeDaysFrom: firstWholeDay === null ? null : utcDay(firstWholeDay),
-    wholeDaysBefore: afterLastWholeDay === null ? null : utcDay(afterLastWholeDay),
+    wholeDaysFrom: firstWholeDay === null ? null : sqlDateValue(firstWholeDay),
+    wholeDaysBefore: afterLastWholeDay === null ? null : sqlDateValue(afterLastWholeDay),
     firstEdgeBefore:
-      firstWholeDay === null ? null : instant(Math.min(firstWholeDay, before?.getTime() ?? Infinity)),
+      firstWholeDay === null
+        ? null
+        : sqlTimestampValue(Math.min(firstWholeDay, before?.getTime() ?? Infinity)),
     lastEdgeFrom:
-      afterLastWholeDay === null ? null : instant(Math.max(afterLastWholeDay, firstWholeDay ?? -Infinity)),
+      afterLastWholeDay === null
+        ? null
+        : sqlTimestampValue(Math.max(afterLastWholeDay, firstWholeDay ?? -Infinity)),
   };
 }
-
-const instant = (ms: number) => new Date(ms).toISOString();
-const utcDay = (ms: number) => instant(ms).slice(0, 10);

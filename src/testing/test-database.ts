@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -35,7 +36,7 @@ export async function createTestDatabase(target: 'pglite' | 'postgres'): Promise
     cpSync(await pgliteTemplate(), directory, { recursive: true });
     return {
       options: { url: null, pgliteDir: directory },
-      drop: async () => rmSync(directory, { recursive: true, force: true }),
+      drop: () => rm(directory, { recursive: true, force: true }),
     };
   }
   const serverUrl = process.env.TEST_DATABASE_URL;

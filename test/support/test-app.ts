@@ -3,6 +3,10 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import supertest from 'supertest';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
+import {
+  ServiceExpressAdapter,
+  type HttpServerTimeouts,
+} from '../../src/common/http/http-server-settings.js';
 import { PasswordHasher } from '../../src/auth/password-hasher.service.js';
 import { UsersRepository } from '../../src/auth/users/users.repository.js';
 import { AppConfig, loadAppConfig } from '../../src/config/app.config.js';
@@ -25,6 +29,8 @@ export interface TestAppOptions {
   sharingDatabaseOf?: TestApp;
   /** Rewrites the PostgreSQL URL the service connects to (through a test proxy, say). */
   databaseUrl?: (url: string) => string;
+  /** The HTTP server's limits, shorter than the service's to see them fire. */
+  httpServerTimeouts?: HttpServerTimeouts;
 }
 
 export interface TestUser {
@@ -71,7 +77,10 @@ export class TestApp {
       .useValue(config);
     builder = options.override?.(builder) ?? builder;
     const moduleRef = await builder.compile();
-    const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+    const app = moduleRef.createNestApplication<NestExpressApplication>(
+      new ServiceExpressAdapter(options.httpServerTimeouts),
+      { bodyParser: false, logger: false },
+    );
     configureApp(app);
     await app.init();
     return new TestApp(app, config, testDatabase);

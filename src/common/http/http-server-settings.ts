@@ -1,19 +1,66 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { InvalidRequestException, type ProblemDefinition } from '../problems/problem.exception.js';
 import { PROBLEM_TYPES, type ProblemType } from '../problems/problem-types.js';
+
+export interface HttpServerTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** How often Node looks for requests past the first two: they fire up to this much late. */
+  checkIntervalMs: number;
+}
 
 /**
  * Node's HTTP server limits, set on purpose. Bodies are at most 16 KiB, so a request that takes
  * longer than these to arrive is a slow-loris, not a client; idle keep-alive connections outlive
  * the 60 s idle timeout of common load balancers, so the balancer, not the service, closes them.
  */
-export const HTTP_SERVER_TIMEOUTS = {
+export const HTTP_SERVER_TIMEOUTS: Readonly<HttpServerTimeouts> = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
-} as const;
+  checkIntervalMs: 1000,
+};
+
+/**
+ * Nest's Express adapter on an HTTP server created with the service's limits. Node reads how often
+ * it checks the header and request timeouts (`connectionsCheckingInterval`, 30 s by default) only
+ * from the options the server is created with, and Nest creates it without any: a 10 s header
+ * limit fired after up to 40 s. Node's own check for `Host` is off, because it answers an empty
+ * 400; {@link requireHostHeader} answers problem+json instead.
+ */
+export class ServiceExpressAdapter extends ExpressAdapter {
+  constructor(private readonly timeouts: HttpServerTimeouts = HTTP_SERVER_TIMEOUTS) {
+    super();
+  }
+
+  override initHttpServer(): void {
+    this.httpServer = createServer(
+      {
+        headersTimeout: this.timeouts.headersTimeoutMs,
+        requestTimeout: this.timeouts.requestTimeoutMs,
+        keepAliveTimeout: this.timeouts.keepAliveTimeoutMs,
+        connectionsCheckingInterval: this.timeouts.checkIntervalMs,
+        requireHostHeader: false,
+      },
+      this.getInstance(),
+    );
+  }
+}
+
+/** HTTP/1.1 requires `Host` (RFC 9112 §3.2); HTTP/1.0 may leave it out. */
+export function requireHostHeader(
+  request: IncomingMessage,
+  _response: ServerResponse,
+  next: (error?: unknown) => void,
+): void {
+  if (request.httpVersion !== '1.1' || request.headers.host !== undefined) return next();
+  next(new InvalidRequestException([{ in: 'header', name: 'Host', message: 'is required in HTTP/1.1' }]));
+}
 
 /** What Node's parser refuses, by its error code, and how we answer it. */
 const PARSER_REFUSALS: Record<string, ProblemType> = {
@@ -26,15 +73,14 @@ export interface ClientErrorCounter {
 }
 
 /**
- * Sets the server's timeouts and answers what Node refuses before any routing (a malformed request
- * line, headers over the limit, a request too slow to arrive, an `Expect` it cannot meet) as every
- * other error is answered: problem+json with an `X-Request-Id`, logged and counted.
+ * Answers what Node refuses before any routing (a malformed request line, headers over the limit,
+ * a request too slow to arrive, an `Expect` it cannot meet, a `CONNECT`) as every other error is
+ * answered: problem+json with an `X-Request-Id`, logged and counted.
  */
 export function configureHttpServer(server: Server, counter: ClientErrorCounter): void {
   const logger = new Logger('HttpServer');
-  server.headersTimeout = HTTP_SERVER_TIMEOUTS.headersTimeoutMs;
-  server.requestTimeout = HTTP_SERVER_TIMEOUTS.requestTimeoutMs;
-  server.keepAliveTimeout = HTTP_SERVER_TIMEOUTS.keepAliveTimeoutMs;
+  const unanswered = unansweredRequests(server);
+  const refused = new WeakSet<Duplex>();
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // The peer went away: there is nobody to answer.
@@ -42,6 +88,9 @@ export function configureHttpServer(server: Server, counter: ClientErrorCounter)
       socket.destroy();
       return;
     }
+    // The parser stays in error: more bytes from the peer would raise it again.
+    if (refused.has(socket)) return;
+    refused.add(socket);
     const problem = PARSER_REFUSALS[error.code ?? ''] ?? PROBLEM_TYPES.invalidRequest;
     const requestId = randomUUID();
     logger.warn(
@@ -49,7 +98,36 @@ export function configureHttpServer(server: Server, counter: ClientErrorCounter)
       `request refused by the HTTP parser`,
     );
     counter.clientErrorAnswered(problem.status);
-    socket.end(rawProblemResponse(problem, requestId, parserDetail(problem)));
+    const answer = () => {
+      if (socket.writable) socket.end(rawProblemResponse(problem, requestId, parserDetail(problem, server)));
+    };
+    const inFlight = unanswered.of(socket);
+    if (inFlight.every(({ request }) => request.complete)) {
+      // Pipelined requests before the refused one keep their answers: the refusal comes after them.
+      unanswered.whenAnswered(socket, answer);
+    } else if (inFlight.some(({ response }) => response.headersSent)) {
+      // A request whose body stopped arriving, already being answered: no room for another answer.
+      socket.destroy();
+    } else {
+      // A request whose body stopped arriving: it will never be answered otherwise.
+      answer();
+    }
+  });
+
+  // A tunnel request: Node hands over the socket, and without this listener drops it unanswered.
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    const requestId = randomUUID();
+    logger.warn({ requestId, method: 'CONNECT', status: 405 }, 'request refused before routing');
+    counter.clientErrorAnswered(405);
+    socket.on('error', () => socket.destroy());
+    socket.end(
+      rawProblemResponse(
+        PROBLEM_TYPES.methodNotAllowed,
+        requestId,
+        'CONNECT is not supported: this service is not a proxy',
+        { Allow: 'GET, HEAD, POST, OPTIONS' },
+      ),
+    );
   });
 
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
@@ -65,12 +143,40 @@ export function configureHttpServer(server: Server, counter: ClientErrorCounter)
   });
 }
 
-function parserDetail(problem: ProblemType): string {
+interface Exchange {
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+
+/** The requests of each connection not answered yet, and what waits for them to be. */
+function unansweredRequests(server: Server) {
+  const pending = new WeakMap<Duplex, { exchanges: Set<Exchange>; then: Array<() => void> }>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const entry = pending.get(request.socket) ?? { exchanges: new Set<Exchange>(), then: [] };
+    pending.set(request.socket, entry);
+    const exchange = { request, response };
+    entry.exchanges.add(exchange);
+    response.once('close', () => {
+      entry.exchanges.delete(exchange);
+      if (entry.exchanges.size === 0) for (const run of entry.then.splice(0)) run();
+    });
+  });
+  return {
+    of: (socket: Duplex): Exchange[] => [...(pending.get(socket)?.exchanges ?? [])],
+    whenAnswered(socket: Duplex, run: () => void): void {
+      const entry = pending.get(socket);
+      if (entry === undefined || entry.exchanges.size === 0) run();
+      else entry.then.push(run);
+    },
+  };
+}
+
+function parserDetail(problem: ProblemType, server: Server): string {
   switch (problem) {
     case PROBLEM_TYPES.headersTooLarge:
       return 'The request headers are larger than the server accepts';
     case PROBLEM_TYPES.requestTimeout:
-      return `The request did not arrive within ${HTTP_SERVER_TIMEOUTS.requestTimeoutMs / 1000} s`;
+      return `The request did not arrive in time (its headers within ${server.headersTimeout / 1000} s, all of it within ${server.requestTimeout / 1000} s)`;
     default:
       return 'The request is not valid HTTP';
   }
@@ -80,7 +186,7 @@ function problemHeaders(requestId: string): Record<string, string> {
   return { 'Content-Type': 'application/problem+json', 'X-Request-Id': requestId, Connection: 'close' };
 }
 
-function problemBody(problem: ProblemType, requestId: string, detail: string): string {
+function problemBody(problem: ProblemDefinition, requestId: string, detail: string): string {
   return JSON.stringify({
     type: problem.type,
     title: problem.title,
@@ -91,9 +197,18 @@ function problemBody(problem: ProblemType, requestId: string, detail: string): s
 }
 
 /** A whole HTTP/1.1 response written to a socket the parser has given up on. */
-function rawProblemResponse(problem: ProblemType, requestId: string, detail: string): string {
+function rawProblemResponse(
+  problem: ProblemDefinition,
+  requestId: string,
+  detail: string,
+  extraHeaders: Record<string, string> = {},
+): string {
   const body = problemBody(problem, requestId, detail);
-  const headers = { ...problemHeaders(requestId), 'Content-Length': String(Buffer.byteLength(body)) };
+  const headers = {
+    ...problemHeaders(requestId),
+    ...extraHeaders,
+    'Content-Length': String(Buffer.byteLength(body)),
+  };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
   return `HTTP/1.1 ${problem.status} ${problem.title}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
 }

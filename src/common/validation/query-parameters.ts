@@ -43,12 +43,15 @@ export function IsIntegerParameter(min: number, max?: number): PropertyDecorator
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
-/** A real `YYYY-MM-DD` date: `2026-02-30` is refused, not rolled over to March. */
+/** A real `YYYY-MM-DD` date of the years 0001-9999: `2026-02-30` is refused, not rolled over to March. */
 export function isCalendarDate(value: string): boolean {
   const match = CALENDAR_DATE.exec(value);
   if (match === null) return false;
   const [, year, month, day] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  if (year < 1) return false;
+  // Not Date.UTC, which reads the years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -60,13 +63,17 @@ export function isInstant(value: string): boolean {
 }
 
 export function IsDateParameter(): PropertyDecorator {
-  return queryParameter('isDateParameter', 'must be a real calendar date (YYYY-MM-DD)', isCalendarDate);
+  return queryParameter(
+    'isDateParameter',
+    'must be a real calendar date (YYYY-MM-DD) of the years 0001-9999',
+    isCalendarDate,
+  );
 }
 
 export function IsInstantOrDateParameter(): PropertyDecorator {
   return queryParameter(
     'isInstantOrDateParameter',
-    'must be an RFC 3339 instant with an offset (2026-03-14T12:00:00Z) or a date (YYYY-MM-DD)',
+    'must be an RFC 3339 instant with an offset (2026-03-14T12:00:00Z) or a date (YYYY-MM-DD), of the years 0001-9999',
     (value) => isCalendarDate(value) || isInstant(value),
   );
 }

@@ -22,16 +22,19 @@ const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 export function attemptErrorFromStatus(status: number): UpstreamAttemptError {
   if (status >= 300 && status < 400) {
     // A proxy's login or maintenance page, or worse: unusable every time, so a fault.
-    return new UpstreamAttemptError(`answered with redirect ${status}, which is not followed`, {
-      kind: 'redirect',
-      transient: false,
-      upstreamFault: true,
-      status,
-    });
+    return new UpstreamAttemptError(
+      `Operations system answered with redirect ${status}, which is not followed`,
+      {
+        kind: 'redirect',
+        transient: false,
+        upstreamFault: true,
+        status,
+      },
+    );
   }
   // 429 is not retried: our backoff is far shorter than any sensible Retry-After, and the
   // breaker is what actually backs off.
-  return new UpstreamAttemptError(`answered ${status}`, {
+  return new UpstreamAttemptError(`Operations system answered ${status}`, {
     kind: 'http-status',
     transient: TRANSIENT_STATUSES.has(status),
     upstreamFault: status >= 500 || status === 429,
@@ -43,14 +46,14 @@ export function attemptErrorFromStatus(status: number): UpstreamAttemptError {
 export function attemptErrorFromRequest(error: unknown, aborted: boolean): UpstreamAttemptError {
   if (aborted) return UpstreamAttemptError.timeout();
   if (!isAxiosError(error)) {
-    return new UpstreamAttemptError('request failed', {
+    return new UpstreamAttemptError('Operations system request failed', {
       kind: 'transport',
       transient: false,
       upstreamFault: true,
     });
   }
   if (error.message.startsWith('maxContentLength')) {
-    return new UpstreamAttemptError('sent a response over the size limit', {
+    return new UpstreamAttemptError('Operations system sent a response over the size limit', {
       kind: 'too-large',
       transient: false,
       upstreamFault: true,
@@ -58,13 +61,13 @@ export function attemptErrorFromRequest(error: unknown, aborted: boolean): Upstr
   }
   const code = error.code ?? 'unknown';
   if (TRANSIENT_NETWORK_CODES.has(code)) {
-    return new UpstreamAttemptError(`connection failed (${code})`, {
+    return new UpstreamAttemptError(`Operations system connection failed (${code})`, {
       kind: 'network',
       transient: true,
       upstreamFault: true,
     });
   }
-  return new UpstreamAttemptError(`request failed (${code})`, {
+  return new UpstreamAttemptError(`Operations system request failed (${code})`, {
     kind: 'transport',
     transient: false,
     upstreamFault: true,

@@ -2,7 +2,9 @@ import { FakeClock } from '../../testing/fake-clock.js';
 import { HttpService } from '@nestjs/axios';
 import { Logger } from '@nestjs/common';
 import axios from 'axios';
+import { Registry } from 'prom-client';
 import { loadAppConfig } from '../../config/app.config.js';
+import { OperationsMetrics } from '../operations.metrics.js';
 import { OperationsUnavailableError } from '../operations.gateway.js';
 import type { OperationsProcess } from '../operations.types.js';
 import { OperationsSimulator } from '../simulator/operations-simulator.js';
@@ -174,6 +176,39 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
     expect(server.requestCount).toBeGreaterThanOrEqual(1);
     expect(server.requestCount).toBeLessThanOrEqual(2);
   });
+
+  it.each([
+    ['never answers', { timeoutRate: 1 }, 'timeout', 'timeout'],
+    ['resets every connection', { outage: 'reset' }, 'reset', 'network'],
+  ] as const)(
+    'counts every request when the upstream %s, those that opened the circuit included',
+    async (_case, faults, simulatorOutcome, failure) => {
+      server.setFaults(faults);
+      const sut = gatewayFor(server, { attemptTimeoutMs: 100, deadlineMs: 250, halfOpenAfterMs: 60_000 });
+      const registry = new Registry();
+      new OperationsMetrics(registry, sut).onModuleInit();
+      const counted = async (kind: string) =>
+        (await registry.getSingleMetric('operations_upstream_calls_total')?.get())?.values
+          .filter((value) => value.labels.failure === kind)
+          .reduce((sum, value) => sum + value.value, 0) ?? 0;
+
+      while (sut.circuitState === 'closed') {
+        await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
+      }
+      await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
+      // An attempt cut by the deadline reports itself once its request is aborted.
+      for (
+        let wait = 0;
+        wait < 50 && (await counted(failure)) < server.stats().byOutcome[simulatorOutcome];
+        wait++
+      )
+        await sleep(10);
+
+      expect(server.stats().byOutcome[simulatorOutcome]).toBeGreaterThanOrEqual(5);
+      expect(await counted(failure)).toBe(server.stats().byOutcome[simulatorOutcome]);
+      expect(await counted('circuit-open')).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('opens the circuit in an outage, stops calling, and closes once the upstream is back', async () => {
     server.setFaults({ outage: 'unavailable' });

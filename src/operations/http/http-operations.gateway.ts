@@ -69,7 +69,7 @@ export class HttpOperationsGateway extends OperationsGateway {
     if (answer.status === 404) return null;
     const detail = parseProcessDetail(parseJson(answer.body));
     if (detail.numero.toUpperCase() !== numero.toUpperCase()) {
-      throw UpstreamAttemptError.payload('answered with another process');
+      throw UpstreamAttemptError.payload('Operations system answered with another process');
     }
     return detail;
   }
@@ -129,6 +129,6 @@ function parseJson(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    throw UpstreamAttemptError.payload('sent a body that is not JSON');
+    throw UpstreamAttemptError.payload('Operations system sent a body that is not JSON');
   }
 }

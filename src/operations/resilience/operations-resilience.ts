@@ -13,9 +13,21 @@ export interface OperationsCallEvent {
   responseBytes: number;
 }
 
+/**
+ * One request to the operations system (a call makes one per attempt), or a call the circuit or
+ * the bulkhead refused before sending any: what `operations_upstream_calls_total` counts, so that
+ * the timeouts and network failures that open the circuit are seen, not only the refusals after.
+ */
+export interface OperationsAttemptEvent {
+  operation: OperationsOperation;
+  outcome: OperationsCallEvent['outcome'];
+  failure: UpstreamFailureKind | null;
+}
+
 /** Where metrics attach; every method is optional. */
 export interface OperationsCallObserver {
   callFinished?(event: OperationsCallEvent): void;
+  attemptFinished?(event: OperationsAttemptEvent): void;
   circuitStateChanged?(state: OperationsCircuitState): void;
 }
 

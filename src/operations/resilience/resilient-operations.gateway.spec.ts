@@ -11,7 +11,11 @@ import type {
   OperationsProcessDetail,
 } from '../operations.types.js';
 import { parseProcessDetail } from '../http/operations-payload.js';
-import type { OperationsCallEvent, OperationsCircuitState } from './operations-resilience.js';
+import type {
+  OperationsAttemptEvent,
+  OperationsCallEvent,
+  OperationsCircuitState,
+} from './operations-resilience.js';
 import {
   ResilientOperationsGateway,
   defaultResilienceOptions,
@@ -62,9 +66,17 @@ const fails =
   () =>
     Promise.reject(error);
 const transient = () =>
-  new UpstreamAttemptError('answered 503', { kind: 'http-status', transient: true, upstreamFault: true });
+  new UpstreamAttemptError('Operations system answered 503', {
+    kind: 'http-status',
+    transient: true,
+    upstreamFault: true,
+  });
 const clientError = () =>
-  new UpstreamAttemptError('answered 400', { kind: 'http-status', transient: false, upstreamFault: false });
+  new UpstreamAttemptError('Operations system answered 400', {
+    kind: 'http-status',
+    transient: false,
+    upstreamFault: false,
+  });
 /** What the HTTP adapter's payload parser does with an answer of the wrong shape. */
 const garbage: Answer = () => Promise.resolve(parseProcessDetail({ numero: 42 }));
 /** Never settles on its own; settles as a timeout when the attempt is aborted. */
@@ -196,7 +208,10 @@ describe(ResilientOperationsGateway.name, () => {
 
     it.each([
       ['a client error', clientError()],
-      ['a non-transient fault', UpstreamAttemptError.payload('sent a body that is not JSON')],
+      [
+        'a non-transient fault',
+        UpstreamAttemptError.payload('Operations system sent a body that is not JSON'),
+      ],
       ['a bug in the adapter', new TypeError('x is undefined')],
     ])('does not retry %s', async (_name, error) => {
       const inner = new ScriptedAdapter().answer(fails(error));
@@ -225,6 +240,15 @@ describe(ResilientOperationsGateway.name, () => {
 
       expect(error).toBeInstanceOf(OperationsUnavailableError);
       expect((error as Error).message).toBe('Operations system did not answer in time');
+    });
+
+    it('says once what an unusable answer was', async () => {
+      const inner = new ScriptedAdapter().answer(garbage);
+      const sut = gatewayOver(inner);
+
+      const error = await failureOf(sut.getProcessDetail('IMP-1'));
+
+      expect((error as Error).message).toMatch(/^Operations system sent a malformed process detail \(/);
     });
 
     it('rejects calls beyond the bulkhead without calling the adapter', async () => {
@@ -276,6 +300,24 @@ describe(ResilientOperationsGateway.name, () => {
         ['listChangedProcesses', 'success', null, 42],
         ['getProcessDetail', 'not-found', null, 0],
         ['getProcessDetail', 'failure', 'http-status', 0],
+      ]);
+    });
+
+    it('reports each attempt, and each call the circuit refused, as one upstream request', async () => {
+      const inner = new ScriptedAdapter().answer(fails(transient()), ok(), hangs, hangs, ok(null));
+      const sut = gatewayOver(inner, { attemptTimeoutMs: 20, deadlineMs: 1000, breakerThreshold: 2 });
+      const attempts: OperationsAttemptEvent[] = [];
+      sut.addObserver({ attemptFinished: (event) => attempts.push(event) });
+
+      await list(sut);
+      await failureOf(sut.getProcessDetail('IMP-2'));
+
+      expect(attempts.map(({ operation, outcome, failure }) => [operation, outcome, failure])).toEqual([
+        ['listChangedProcesses', 'failure', 'http-status'],
+        ['listChangedProcesses', 'success', null],
+        ['getProcessDetail', 'failure', 'timeout'],
+        ['getProcessDetail', 'failure', 'timeout'],
+        ['getProcessDetail', 'failure', 'circuit-open'],
       ]);
     });
   });

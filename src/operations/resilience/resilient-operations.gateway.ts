@@ -26,6 +26,7 @@ import type {
   OperationsProcessDetail,
 } from '../operations.types.js';
 import type {
+  OperationsAttemptEvent,
   OperationsCallEvent,
   OperationsCallObserver,
   OperationsCircuitState,
@@ -171,19 +172,35 @@ export class ResilientOperationsGateway extends OperationsGateway implements Ope
     const started = performance.now();
     let responseBytes = 0;
     const finished = (outcome: OperationsCallEvent['outcome'], failure: UpstreamFailureKind | null) =>
-      this.notify({ operation, outcome, failure, durationMs: performance.now() - started, responseBytes });
+      this.notify((observer) =>
+        observer.callFinished?.({
+          operation,
+          outcome,
+          failure,
+          durationMs: performance.now() - started,
+          responseBytes,
+        }),
+      );
+    const attempted = (outcome: OperationsAttemptEvent['outcome'], failure: UpstreamFailureKind | null) =>
+      this.notify((observer) => observer.attemptFinished?.({ operation, outcome, failure }));
     try {
       const result = await this.policy.execute(async ({ signal }) => {
         try {
-          return await attempt({ signal, countResponseBytes: (bytes) => (responseBytes += bytes) });
+          const answer = await attempt({ signal, countResponseBytes: (bytes) => (responseBytes += bytes) });
+          attempted(answer === null ? 'not-found' : 'success', null);
+          return answer;
         } catch (error) {
-          throw asAttemptError(error);
+          const attemptError = asAttemptError(error);
+          attempted('failure', failureKindOf(attemptError));
+          throw attemptError;
         }
       });
       finished(result === null ? 'not-found' : 'success', null);
       return result;
     } catch (error) {
       const [kind, failure] = toUnavailable(error);
+      // Refused before any request was sent, so no attempt reported it.
+      if (kind === 'circuit-open' || kind === 'overloaded') attempted('failure', kind);
       // Fast failures while the circuit is open are counted in the metrics; its opening is logged once.
       if (kind !== 'circuit-open') this.failureWarnings.warn(`${operation} (${kind})`, failure);
       finished('failure', kind);
@@ -191,10 +208,10 @@ export class ResilientOperationsGateway extends OperationsGateway implements Ope
     }
   }
 
-  private notify(event: OperationsCallEvent): void {
+  private notify(tell: (observer: OperationsCallObserver) => void): void {
     for (const observer of this.observers) {
       try {
-        observer.callFinished?.(event);
+        tell(observer);
       } catch (error) {
         this.logger.warn(`Operations call observer failed: ${String(error)}`);
       }
@@ -214,30 +231,24 @@ function asAttemptError(error: unknown): unknown {
   return UpstreamAttemptError.payload(error.message);
 }
 
+function failureKindOf(error: unknown): UpstreamFailureKind {
+  if (error instanceof BrokenCircuitError) return 'circuit-open';
+  if (error instanceof BulkheadRejectedError) return 'overloaded';
+  if (isTimeout(error)) return 'timeout';
+  return error instanceof UpstreamAttemptError ? error.kind : 'transport';
+}
+
+const FAILURE_MESSAGES: Partial<Record<UpstreamFailureKind, string>> = {
+  'circuit-open': 'Operations system circuit is open',
+  overloaded: 'Too many calls to the operations system waiting',
+  timeout: 'Operations system did not answer in time',
+};
+
 function toUnavailable(error: unknown): [UpstreamFailureKind, OperationsUnavailableError] {
-  if (error instanceof BrokenCircuitError) {
-    return [
-      'circuit-open',
-      new OperationsUnavailableError('Operations system circuit is open', { cause: error }),
-    ];
-  }
-  if (error instanceof BulkheadRejectedError) {
-    return [
-      'overloaded',
-      new OperationsUnavailableError('Too many calls to the operations system waiting', { cause: error }),
-    ];
-  }
-  if (isTimeout(error)) {
-    return [
-      'timeout',
-      new OperationsUnavailableError('Operations system did not answer in time', { cause: error }),
-    ];
-  }
-  if (error instanceof UpstreamAttemptError) {
-    return [
-      error.kind,
-      new OperationsUnavailableError(`Operations system ${error.message}`, { cause: error }),
-    ];
-  }
-  return ['transport', new OperationsUnavailableError('Operations system call failed', { cause: error })];
+  const kind = failureKindOf(error);
+  // An attempt error's message is already a whole sentence about the operations system.
+  const message =
+    FAILURE_MESSAGES[kind] ??
+    (error instanceof UpstreamAttemptError ? error.message : 'Operations system call failed');
+  return [kind, new OperationsUnavailableError(message, { cause: error })];
 }

@@ -23,7 +23,8 @@ export interface UpstreamAttemptFailure {
 
 /**
  * One failed attempt of an adapter, classified for the {@link ResilientOperationsGateway}: retry
- * it or not, count it against the circuit or not. Described without the request: it must never
+ * it or not, count it against the circuit or not. Its message is a whole sentence, as callers
+ * read it (`Operations system answered 503`), described without the request: it must never
  * hold an upstream URL, a key or a client library's error (whose config carries both), so it is
  * safe as a `cause`. It is an {@link OperationsUnavailableError}, so an adapter used on its own
  * still keeps the port's contract.
@@ -50,7 +51,7 @@ export class UpstreamAttemptError extends OperationsUnavailableError {
 
   /** The attempt ran out of time: retried, and a fault. */
   static timeout(): UpstreamAttemptError {
-    return new UpstreamAttemptError('did not answer in time', {
+    return new UpstreamAttemptError('Operations system did not answer in time', {
       kind: 'timeout',
       transient: true,
       upstreamFault: true,

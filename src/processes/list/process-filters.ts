@@ -1,6 +1,7 @@
 import { gte, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { StatementValues } from '../../database/prepared-statements.js';
+import { sqlTimestampValue } from '../../database/sql-instant.js';
 import { processContainers, processCounts, processDailyCounts, processes } from '../../database/schema.js';
 import { NO_CUSTOMS_CHANNEL } from '../../domain/process.vocabulary.js';
 import type { FilterCriterion, ProcessListCriteria } from '../process-list.criteria.js';
@@ -175,8 +176,8 @@ export const updatedRangeFilter: ProcessFilter<'updatedFrom' | 'updatedBefore'> 
       lt(processes.updatedAt, updatedParam.before),
     ),
   values: (criteria) => ({
-    updatedFrom: criteria.updatedFrom?.toISOString(),
-    updatedBefore: criteria.updatedBefore?.toISOString(),
+    updatedFrom: criteria.updatedFrom === null ? undefined : sqlTimestampValue(criteria.updatedFrom),
+    updatedBefore: criteria.updatedBefore === null ? undefined : sqlTimestampValue(criteria.updatedBefore),
     ...updatedRangeDays(criteria.updatedFrom, criteria.updatedBefore),
   }),
   countedBy: ['dailyTotals'],
