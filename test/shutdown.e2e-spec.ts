@@ -164,7 +164,9 @@ describe('Graceful shutdown', () => {
       simulator.setFaults({ latencyMs: UPSTREAM_LATENCY_MS });
 
       const slow = fetch(`${baseUrl}/api/processes/${list.data[0]?.numero}`, { headers });
-      slow.catch(() => undefined); // awaited below; no unhandled rejection if an assertion fails first
+      let slowAnswered = false;
+      // Awaited below; no unhandled rejection if an assertion fails first.
+      slow.then(() => (slowAnswered = true)).catch(() => undefined);
       const before = simulator.requestCount;
       await until(
         'the detail call upstream',
@@ -183,6 +185,8 @@ describe('Graceful shutdown', () => {
       const load = keepAliveLoad(`${baseUrl}/health/live`, 4, answers);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const signalled = Date.now();
+      // The detail call is still waiting for the operations system when the signal comes.
+      expect(slowAnswered).toBe(false);
       service.kill('SIGTERM');
 
       // Readiness turns 503 at once while the listener still accepts, so a balancer moves traffic.
@@ -203,13 +207,11 @@ describe('Graceful shutdown', () => {
       const detail = await slow;
       expect(detail.status).toBe(200);
       expect(((await detail.json()) as { enrichment: { status: string } }).enrichment.status).toBe('FRESH');
-      expect(Date.now() - signalled).toBeGreaterThanOrEqual(UPSTREAM_LATENCY_MS - 1000);
 
       const { code, signal } = await exited;
       expect({ code, signal }).toEqual({ code: 0, signal: null });
       // The stream was ended, not cut: the reader saw its end and can resume by Last-Event-ID.
       await stream.waitForClose(1000);
-      expect(Date.now() - signalled).toBeLessThan(GRACE_MS + 10_000);
 
       await load;
       // No request on a keep-alive connection was reset: each was answered, the first after the
