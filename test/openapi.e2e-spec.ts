@@ -82,17 +82,20 @@ describe('OpenAPI document', () => {
     ['status', ['OPEN', 'CANCELLED']],
     ['mode', ['SEA', 'AIR', 'ROAD']],
     ['customsChannel', ['GREEN', 'YELLOW', 'RED', 'GRAY', 'NONE']],
-  ])('takes several values of %s as one comma-separated array of its enum', async (name, values) => {
-    const json = await testApp.http.get('/docs/openapi.json').expect(200);
-    const parameter = (
-      json.body.paths['/api/processes'].get.parameters as Array<Record<string, unknown>>
-    ).find((candidate) => candidate.name === name);
-    expect(parameter).toMatchObject({
-      style: 'form',
-      explode: false,
-      schema: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(values) } },
-    });
-  });
+  ])(
+    'takes several values of %s as a repeated parameter (form, explode) of its enum',
+    async (name, values) => {
+      const json = await testApp.http.get('/docs/openapi.json').expect(200);
+      const parameter = (
+        json.body.paths['/api/processes'].get.parameters as Array<Record<string, unknown>>
+      ).find((candidate) => candidate.name === name);
+      expect(parameter).toMatchObject({
+        style: 'form',
+        explode: true,
+        schema: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(values) } },
+      });
+    },
+  );
 
   it('declares X-Request-Id, a 500 and a default problem on every operation, under a unique operationId', async () => {
     const json = await testApp.http.get('/docs/openapi.json').expect(200);

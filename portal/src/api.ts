@@ -44,11 +44,8 @@ export class PortalApi {
   private readonly entityTags = new Map<string, { etag: string; body: unknown }>();
 
   constructor(readonly baseUrl: string) {
-    // The API takes several values of a filter comma-separated (`status=OPEN,BOOKED`), as documented.
-    this.client = createClient<paths>({
-      baseUrl,
-      querySerializer: { array: { style: 'form', explode: false } },
-    });
+    // openapi-fetch's defaults: several values of a filter travel repeated (`status=A&status=B`).
+    this.client = createClient<paths>({ baseUrl });
   }
 
   get signedIn(): boolean {

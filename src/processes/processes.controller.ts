@@ -52,7 +52,8 @@ export class ProcessesController {
     summary: 'List the processes the caller may see',
     description:
       'Paginated and filterable. Every item carries its operational `summary`, its whole follow-up history ' +
-      '`follow` and `lastFollow`. Unknown, repeated or bracketed parameters (`status[]=`), empty values, ' +
+      '`follow` and `lastFollow`. List filters take several values repeated or comma-separated. Unknown parameters, ' +
+      'a repeated single-value parameter, bracketed parameters (`status[]=`), empty values, ' +
       'non-decimal numbers (`1e3`, `0x10`, `1.5`) and impossible dates are refused with 400. A page past the last ' +
       'is an empty `data` with the true `meta`.',
   })

@@ -23,7 +23,8 @@ const DEFAULT_PROBLEM_RESPONSE = problemResponse(
 /**
  * What holds for every operation, applied once rather than on each controller: every answer
  * carries `X-Request-Id`, a 500 and any error not listed are problem+json answers, and a query
- * parameter that takes several values takes them comma-separated (`status=OPEN,BOOKED`).
+ * parameter that takes several values is declared in the form generated clients send: repeated
+ * (`status=OPEN&status=BOOKED`; the service also takes them comma-separated).
  */
 export function applyDocumentConventions(document: OpenAPIObject): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
@@ -39,7 +40,7 @@ export function applyDocumentConventions(document: OpenAPIObject): OpenAPIObject
           'type' in parameter.schema &&
           parameter.schema.type === 'array'
         ) {
-          Object.assign(parameter, { style: 'form', explode: false });
+          Object.assign(parameter, { style: 'form', explode: true });
         }
       }
       for (const response of Object.values(operation.responses)) {

@@ -12,6 +12,7 @@ import {
   IsRangeEnd,
   isCalendarDate,
   isInstant,
+  listItems,
 } from '../../common/validation/query-parameters.js';
 import { PROCESS_SORTS, type ProcessListCriteria, type ProcessSort } from '../process-list.criteria.js';
 import {
@@ -49,14 +50,15 @@ export class ListProcessesQueryDto {
   pageSize?: string;
 
   @ApiPropertyOptional({
-    description: 'Statuses to include, comma-separated (`IN_TRANSIT,ARRIVED`), case-insensitive',
+    description:
+      'Statuses to include, case-insensitive: repeated (`status=IN_TRANSIT&status=ARRIVED`), comma-separated (`status=IN_TRANSIT,ARRIVED`) or both',
     type: 'array',
     items: { type: 'string', enum: [...PROCESS_STATUSES] },
     maxItems: PROCESS_STATUSES.length,
   })
   @IsOptional()
   @IsListOfParameter(PROCESS_STATUSES)
-  status?: string;
+  status?: string | string[];
 
   @ApiPropertyOptional({
     description: 'Process type, case-insensitive',
@@ -67,25 +69,26 @@ export class ListProcessesQueryDto {
   type?: string;
 
   @ApiPropertyOptional({
-    description: 'Transport modes to include, comma-separated (`SEA,AIR`), case-insensitive',
+    description:
+      'Transport modes to include, case-insensitive: repeated (`mode=SEA&mode=AIR`), comma-separated (`mode=SEA,AIR`) or both',
     type: 'array',
     items: { type: 'string', enum: [...TRANSPORT_MODES] },
     maxItems: TRANSPORT_MODES.length,
   })
   @IsOptional()
   @IsListOfParameter(TRANSPORT_MODES)
-  mode?: string;
+  mode?: string | string[];
 
   @ApiPropertyOptional({
     description:
-      'Customs channels to include, comma-separated (`RED,YELLOW`), case-insensitive; `NONE` selects processes without an assigned channel',
+      'Customs channels to include, case-insensitive: repeated (`customsChannel=RED&customsChannel=NONE`), comma-separated (`customsChannel=RED,NONE`) or both; `NONE` selects processes without an assigned channel',
     type: 'array',
     items: { type: 'string', enum: [...CUSTOMS_CHANNEL_FILTERS] },
     maxItems: CUSTOMS_CHANNEL_FILTERS.length,
   })
   @IsOptional()
   @IsListOfParameter(CUSTOMS_CHANNEL_FILTERS)
-  customsChannel?: string;
+  customsChannel?: string | string[];
 
   @ApiPropertyOptional({ format: 'date', description: 'Inclusive lower bound on `summary.shipmentDate`' })
   @IsOptional()
@@ -160,8 +163,8 @@ export class ListProcessesQueryDto {
   }
 }
 
-/** A validated comma-separated list as its distinct upper-case values; `null` when absent. */
-function listOf<T extends string>(value: string | undefined): T[] | null {
+/** A validated list-valued parameter as its distinct upper-case values; `null` when absent. */
+function listOf<T extends string>(value: string | string[] | undefined): T[] | null {
   if (value === undefined) return null;
-  return [...new Set(value.split(',').map((item) => item.trim().toUpperCase() as T))];
+  return [...new Set(listItems(value).map((item) => item.trim().toUpperCase() as T))];
 }
