@@ -20,6 +20,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Process Lookup API')
     .setDescription(DESCRIPTION)
+    .setOpenAPIVersion('3.1.0')
     .setVersion('1.0.0')
     .addTag('auth', 'Log in for an access token')
     .addTag('processes', 'The import/export processes the caller may see')

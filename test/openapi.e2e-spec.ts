@@ -113,16 +113,20 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('declares nullable fields so that null validates (OpenAPI 3.0)', () => {
-    const document = JSON.parse(readFileSync(COMMITTED, 'utf8')) as object;
+  it('declares nullable fields the OpenAPI 3.1 way, so that null validates and generators read `| null`', () => {
+    const document = JSON.parse(readFileSync(COMMITTED, 'utf8')) as Record<string, unknown>;
+    expect(document.openapi).toBe('3.1.0');
     const misdeclared: string[] = [];
     const visit = (node: unknown, path: string): void => {
       if (typeof node !== 'object' || node === null) return;
       const schema = node as Record<string, unknown>;
-      if (schema.nullable === true) {
-        // `nullable` widens only a `type` beside it: not a `$ref`/`allOf`, nor an enum without null.
-        if (!('type' in schema) || 'allOf' in schema || '$ref' in schema) misdeclared.push(path);
-        if (Array.isArray(schema.enum) && !schema.enum.includes(null)) misdeclared.push(`${path}.enum`);
+      // 3.1 has no `nullable`; `null` is in the type (and the enum) or a `{ type: 'null' }` branch.
+      if ('nullable' in schema) misdeclared.push(`${path}.nullable`);
+      const admitsNull = Array.isArray(schema.type) && schema.type.includes('null');
+      if (admitsNull && Array.isArray(schema.enum) && !schema.enum.includes(null))
+        misdeclared.push(`${path}.enum`);
+      for (const branch of (schema.oneOf ?? []) as Array<Record<string, unknown>>) {
+        if (!('$ref' in branch) && branch.type !== 'null') misdeclared.push(`${path}.oneOf`);
       }
       for (const [key, child] of Object.entries(schema)) visit(child, `${path}.${key}`);
     };

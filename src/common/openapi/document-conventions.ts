@@ -27,6 +27,7 @@ const DEFAULT_PROBLEM_RESPONSE = problemResponse(
  * (`status=OPEN&status=BOOKED`; the service also takes them comma-separated).
  */
 export function applyDocumentConventions(document: OpenAPIObject): OpenAPIObject {
+  writeNullabilityAsOpenApi31(document);
   for (const pathItem of Object.values(document.paths)) {
     for (const method of ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'] as const) {
       const operation = pathItem[method];
@@ -50,4 +51,26 @@ export function applyDocumentConventions(document: OpenAPIObject): OpenAPIObject
     }
   }
   return document;
+}
+
+/**
+ * OpenAPI 3.1 has no `nullable`: a schema that admits `null` says so in its `type` (and in its
+ * `enum`). `@nestjs/swagger` writes `nullable: true` beside a `type`; this rewrites every one.
+ */
+function writeNullabilityAsOpenApi31(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) writeNullabilityAsOpenApi31(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as { nullable?: unknown; type?: unknown; enum?: unknown[] };
+  if (typeof schema.nullable === 'boolean') {
+    if (schema.nullable) {
+      if (typeof schema.type !== 'string') throw new Error('nullable needs a type beside it');
+      schema.type = [schema.type, 'null'];
+      if (schema.enum !== undefined && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+    }
+    delete schema.nullable;
+  }
+  for (const value of Object.values(node)) writeNullabilityAsOpenApi31(value);
 }
