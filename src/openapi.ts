@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { applyDocumentConventions } from './common/openapi/document-conventions.js';
+import { RATE_LIMIT_HEADERS } from './rate-limit/rate-limit.openapi.js';
 
 const DESCRIPTION = `Read-only API through which customers and their portals follow their import/export processes.
 
@@ -22,8 +23,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(DESCRIPTION)
     .setOpenAPIVersion('3.1.0')
     .setVersion('1.0.0')
-    .addTag('auth', 'Log in for an access token')
+    .addTag('auth', 'Sign in for an access token')
     .addTag('processes', 'The import/export processes the caller may see')
+    .addTag('changes', 'What changed in those processes, replayable by cursor or pushed as it happens')
     .addTag('legacy', 'Retired routes, answering 410 with their successors')
     .addTag('operational', 'Probes and metrics for operators (no token)')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: JWT_DESCRIPTION })
@@ -37,5 +39,5 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'x-internal': false,
     } as OpenAPIObject['servers'] extends (infer S)[] | undefined ? S : never,
   ];
-  return applyDocumentConventions(SwaggerModule.createDocument(app, config));
+  return applyDocumentConventions(SwaggerModule.createDocument(app, config), RATE_LIMIT_HEADERS);
 }

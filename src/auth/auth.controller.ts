@@ -18,6 +18,7 @@ export class AuthController {
   @HttpCode(HttpStatus.OK)
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
+    operationId: 'login',
     summary: 'Issue an access token',
     description:
       'Exchanges a user name and password for a JWT (HS256). An unknown user, a wrong password and a ' +
@@ -29,7 +30,11 @@ export class AuthController {
     type: LoginResponseDto,
     headers: { 'Cache-Control': { required: true, schema: { type: 'string', enum: ['no-store'] } } },
   })
-  @ApiLoginProblemResponses(400, 401, 413, 415, 429, 503)
+  @ApiLoginProblemResponses([400, 401, 413, 415, 429, 503], {
+    in: 'body',
+    name: 'username',
+    message: 'is required',
+  })
   login(@Body() body: LoginRequestDto, @Ip() clientAddress: string | undefined): Promise<LoginResponseDto> {
     return this.auth.login(body.username, body.password, clientAddress);
   }

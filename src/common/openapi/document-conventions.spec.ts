@@ -22,6 +22,7 @@ describe(applyDocumentConventions.name, () => {
           },
         },
       }),
+      {},
     );
 
     expect(sut.components?.schemas?.Thing).toEqual({
@@ -35,8 +36,8 @@ describe(applyDocumentConventions.name, () => {
   });
 
   it('refuses a nullable without a type beside it, which 3.1 could not express', () => {
-    expect(() => applyDocumentConventions(documentWith({ Thing: { allOf: [], nullable: true } }))).toThrow(
-      'nullable needs a type beside it',
-    );
+    expect(() =>
+      applyDocumentConventions(documentWith({ Thing: { allOf: [], nullable: true } }), {}),
+    ).toThrow('nullable needs a type beside it');
   });
 });

@@ -38,13 +38,21 @@ export class ListProcessesQueryDto {
     format: 'int64',
     minimum: 1,
     default: 1,
+    example: 1,
     description: 'Page number, from 1',
   })
   @IsOptional()
   @IsIntegerParameter(1)
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    example: 20,
+  })
   @IsOptional()
   @IsIntegerParameter(1, 100)
   pageSize?: string;
@@ -55,6 +63,7 @@ export class ListProcessesQueryDto {
     type: 'array',
     items: { type: 'string', enum: [...PROCESS_STATUSES] },
     maxItems: PROCESS_STATUSES.length,
+    example: ['IN_TRANSIT', 'ARRIVED'],
   })
   @IsOptional()
   @IsListOfParameter(PROCESS_STATUSES)
@@ -63,6 +72,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description: 'Process type, case-insensitive',
     enum: PROCESS_TYPES,
+    example: 'IMPORT',
   })
   @IsOptional()
   @IsOneOfParameter(PROCESS_TYPES, { ignoreCase: true })
@@ -74,6 +84,7 @@ export class ListProcessesQueryDto {
     type: 'array',
     items: { type: 'string', enum: [...TRANSPORT_MODES] },
     maxItems: TRANSPORT_MODES.length,
+    example: ['SEA'],
   })
   @IsOptional()
   @IsListOfParameter(TRANSPORT_MODES)
@@ -85,17 +96,26 @@ export class ListProcessesQueryDto {
     type: 'array',
     items: { type: 'string', enum: [...CUSTOMS_CHANNEL_FILTERS] },
     maxItems: CUSTOMS_CHANNEL_FILTERS.length,
+    example: ['GREEN', 'NONE'],
   })
   @IsOptional()
   @IsListOfParameter(CUSTOMS_CHANNEL_FILTERS)
   customsChannel?: string | string[];
 
-  @ApiPropertyOptional({ format: 'date', description: 'Inclusive lower bound on `summary.shipmentDate`' })
+  @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-01-01',
+    description: 'Inclusive lower bound on `summary.shipmentDate`',
+  })
   @IsOptional()
   @IsDateParameter()
   shipmentFrom?: string;
 
-  @ApiPropertyOptional({ format: 'date', description: 'Inclusive upper bound on `summary.shipmentDate`' })
+  @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-12-31',
+    description: 'Inclusive upper bound on `summary.shipmentDate`',
+  })
   @IsOptional()
   @IsDateParameter()
   @IsRangeEnd('shipmentFrom', isCalendarDate, (to, from) => to >= from)
@@ -104,7 +124,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'Inclusive lower bound on `updatedAt`: an RFC 3339 instant, or a date meaning the start of that UTC day',
-
+    example: '2026-03-01',
     maxLength: 35,
   })
   @IsOptional()
@@ -114,7 +134,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'Inclusive upper bound on `updatedAt`: an RFC 3339 instant, or a date meaning the whole of that UTC day',
-
+    example: '2026-03-14T12:00:00Z',
     maxLength: 35,
   })
   @IsOptional()
@@ -125,7 +145,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'ISO 6346 container number (4 letters, 7 digits, valid check digit); case, spaces and hyphens ignored',
-
+    example: 'CSQU3054383',
     maxLength: 32,
   })
   @IsOptional()
@@ -138,6 +158,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     enum: PROCESS_SORTS,
     default: '-updatedAt',
+    example: '-updatedAt',
     description:
       'Sort order; ties are broken by `numero` ascending; processes without a shipment date come last',
   })
