@@ -14,7 +14,7 @@ const DESCRIPTION = `Read-only API through which customers and their portals fol
 const JWT_DESCRIPTION =
   'A token from `POST /api/auth/login`, sent as `Authorization: Bearer <token>`. Tokens follow RFC8725 ' +
   '(JSON Web Token Best Current Practices): HS256 only (the algorithm is pinned, `none` refused), with ' +
-  '`iss`, `aud` and `exp` checked and a lifetime of an hour by default.';
+  '`iss`, `aud` and `exp` checked and a lifetime of 15 minutes by default (renew it with `POST /api/auth/refresh`).';
 
 /** The OpenAPI document, generated from the controllers and DTOs; committed as `openapi.json`. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -23,7 +23,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(DESCRIPTION)
     .setOpenAPIVersion('3.1.0')
     .setVersion('1.0.0')
-    .addTag('auth', 'Sign in for an access token')
+    .addTag('auth', 'Sign in for an access token and a refresh token; refresh; sign out')
     .addTag('processes', 'The import/export processes the caller may see')
     .addTag('changes', 'What changed in those processes, replayable by cursor or pushed as it happens')
     .addTag('legacy', 'Retired routes, answering 410 with their successors')

@@ -71,7 +71,9 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
       expect(response.body).toEqual({
         accessToken: expect.any(String),
         tokenType: 'Bearer',
-        expiresIn: 3600,
+        expiresIn: 900,
+        refreshToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        refreshExpiresIn: 604800,
       });
       const [header, payload] = (response.body.accessToken as string).split('.');
       expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({
@@ -84,7 +86,7 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
         iss: ISSUER,
         aud: AUDIENCE,
         iat: expect.any(Number),
-        exp: claims.iat + 3600,
+        exp: claims.iat + 900,
         jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
     });

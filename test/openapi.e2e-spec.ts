@@ -171,6 +171,8 @@ describe('OpenAPI document', () => {
           'listChanges',
           'listProcesses',
           'login',
+          'logout',
+          'refreshToken',
           'streamChanges',
           'trackingRetired',
         ].sort(),
