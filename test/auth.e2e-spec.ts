@@ -111,6 +111,27 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
     });
 
     it.each([
+      ['missing username', { password: 'x' }, 'username', 'is required'],
+      ['missing password', { username: 'acme' }, 'password', 'is required'],
+      ['non-string username', { username: 42, password: 'x' }, 'username', 'must be a string'],
+      [
+        'empty username',
+        { username: '', password: 'x' },
+        'username',
+        'must be longer than or equal to 1 characters',
+      ],
+      [
+        'a line feed in the user name',
+        { username: 'acme\n', password: 'x' },
+        'username',
+        'must not contain control characters',
+      ],
+    ])('names the fault of a %s', async (_case, body, name, message) => {
+      const response = await testApp.http.post('/api/auth/login').send(body).expect(400);
+      expect(response.body.errors).toEqual([{ in: 'body', name, message }]);
+    });
+
+    it.each([
       ['missing username', { password: 'x' }, ['username']],
       ['missing password', { username: 'acme' }, ['password']],
       ['empty username', { username: '', password: 'x' }, ['username']],
