@@ -27,8 +27,8 @@ export async function runExample(
   baseUrl: string,
   credentials: { username: string; password: string },
 ): Promise<ExampleOutcome> {
-  // Several values of a filter travel comma-separated (`status=IN_TRANSIT,ARRIVED`), as documented.
-  const api = createClient<paths>({ baseUrl, querySerializer: { array: { style: 'form', explode: false } } });
+  // openapi-fetch's defaults: several values of a filter travel repeated (`status=A&status=B`).
+  const api = createClient<paths>({ baseUrl });
 
   const login = await api.POST('/api/auth/login', { body: credentials });
   if (login.error !== undefined) throw new Error(`login refused: ${login.error.title}`);

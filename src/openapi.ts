@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { applyDocumentConventions } from './common/openapi/document-conventions.js';
+import { RATE_LIMIT_HEADERS } from './rate-limit/rate-limit.openapi.js';
 
 const DESCRIPTION = `Read-only API through which customers and their portals follow their import/export processes.
 
@@ -13,16 +14,18 @@ const DESCRIPTION = `Read-only API through which customers and their portals fol
 const JWT_DESCRIPTION =
   'A token from `POST /api/auth/login`, sent as `Authorization: Bearer <token>`. Tokens follow RFC8725 ' +
   '(JSON Web Token Best Current Practices): HS256 only (the algorithm is pinned, `none` refused), with ' +
-  '`iss`, `aud` and `exp` checked and a lifetime of an hour by default.';
+  '`iss`, `aud` and `exp` checked and a lifetime of 15 minutes by default (renew it with `POST /api/auth/refresh`).';
 
 /** The OpenAPI document, generated from the controllers and DTOs; committed as `openapi.json`. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Process Lookup API')
     .setDescription(DESCRIPTION)
+    .setOpenAPIVersion('3.1.0')
     .setVersion('1.0.0')
-    .addTag('auth', 'Log in for an access token')
+    .addTag('auth', 'Sign in for an access token and a refresh token; refresh; sign out')
     .addTag('processes', 'The import/export processes the caller may see')
+    .addTag('changes', 'What changed in those processes, replayable by cursor or pushed as it happens')
     .addTag('legacy', 'Retired routes, answering 410 with their successors')
     .addTag('operational', 'Probes and metrics for operators (no token)')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: JWT_DESCRIPTION })
@@ -36,5 +39,5 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'x-internal': false,
     } as OpenAPIObject['servers'] extends (infer S)[] | undefined ? S : never,
   ];
-  return applyDocumentConventions(SwaggerModule.createDocument(app, config));
+  return applyDocumentConventions(SwaggerModule.createDocument(app, config), RATE_LIMIT_HEADERS);
 }

@@ -71,7 +71,9 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
       expect(response.body).toEqual({
         accessToken: expect.any(String),
         tokenType: 'Bearer',
-        expiresIn: 3600,
+        expiresIn: 900,
+        refreshToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        refreshExpiresIn: 604800,
       });
       const [header, payload] = (response.body.accessToken as string).split('.');
       expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({
@@ -84,7 +86,7 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
         iss: ISSUER,
         aud: AUDIENCE,
         iat: expect.any(Number),
-        exp: claims.iat + 3600,
+        exp: claims.iat + 900,
         jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
     });
@@ -106,6 +108,27 @@ describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
         instance: '/api/auth/login',
         requestId: expect.any(String),
       });
+    });
+
+    it.each([
+      ['missing username', { password: 'x' }, 'username', 'is required'],
+      ['missing password', { username: 'acme' }, 'password', 'is required'],
+      ['non-string username', { username: 42, password: 'x' }, 'username', 'must be a string'],
+      [
+        'empty username',
+        { username: '', password: 'x' },
+        'username',
+        'must be longer than or equal to 1 characters',
+      ],
+      [
+        'a line feed in the user name',
+        { username: 'acme\n', password: 'x' },
+        'username',
+        'must not contain control characters',
+      ],
+    ])('names the fault of a %s', async (_case, body, name, message) => {
+      const response = await testApp.http.post('/api/auth/login').send(body).expect(400);
+      expect(response.body.errors).toEqual([{ in: 'body', name, message }]);
     });
 
     it.each([

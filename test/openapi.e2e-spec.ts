@@ -82,17 +82,20 @@ describe('OpenAPI document', () => {
     ['status', ['OPEN', 'CANCELLED']],
     ['mode', ['SEA', 'AIR', 'ROAD']],
     ['customsChannel', ['GREEN', 'YELLOW', 'RED', 'GRAY', 'NONE']],
-  ])('takes several values of %s as one comma-separated array of its enum', async (name, values) => {
-    const json = await testApp.http.get('/docs/openapi.json').expect(200);
-    const parameter = (
-      json.body.paths['/api/processes'].get.parameters as Array<Record<string, unknown>>
-    ).find((candidate) => candidate.name === name);
-    expect(parameter).toMatchObject({
-      style: 'form',
-      explode: false,
-      schema: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(values) } },
-    });
-  });
+  ])(
+    'takes several values of %s as a repeated parameter (form, explode) of its enum',
+    async (name, values) => {
+      const json = await testApp.http.get('/docs/openapi.json').expect(200);
+      const parameter = (
+        json.body.paths['/api/processes'].get.parameters as Array<Record<string, unknown>>
+      ).find((candidate) => candidate.name === name);
+      expect(parameter).toMatchObject({
+        style: 'form',
+        explode: true,
+        schema: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(values) } },
+      });
+    },
+  );
 
   it('declares X-Request-Id, a 500 and a default problem on every operation, under a unique operationId', async () => {
     const json = await testApp.http.get('/docs/openapi.json').expect(200);
@@ -110,21 +113,139 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('declares nullable fields so that null validates (OpenAPI 3.0)', () => {
-    const document = JSON.parse(readFileSync(COMMITTED, 'utf8')) as object;
+  it('declares nullable fields the OpenAPI 3.1 way, so that null validates and generators read `| null`', () => {
+    const document = JSON.parse(readFileSync(COMMITTED, 'utf8')) as Record<string, unknown>;
+    expect(document.openapi).toBe('3.1.0');
     const misdeclared: string[] = [];
     const visit = (node: unknown, path: string): void => {
       if (typeof node !== 'object' || node === null) return;
       const schema = node as Record<string, unknown>;
-      if (schema.nullable === true) {
-        // `nullable` widens only a `type` beside it: not a `$ref`/`allOf`, nor an enum without null.
-        if (!('type' in schema) || 'allOf' in schema || '$ref' in schema) misdeclared.push(path);
-        if (Array.isArray(schema.enum) && !schema.enum.includes(null)) misdeclared.push(`${path}.enum`);
+      // 3.1 has no `nullable`; `null` is in the type (and the enum) or a `{ type: 'null' }` branch.
+      if ('nullable' in schema) misdeclared.push(`${path}.nullable`);
+      const admitsNull = Array.isArray(schema.type) && schema.type.includes('null');
+      if (admitsNull && Array.isArray(schema.enum) && !schema.enum.includes(null))
+        misdeclared.push(`${path}.enum`);
+      for (const branch of (schema.oneOf ?? []) as Array<Record<string, unknown>>) {
+        if (!('$ref' in branch) && branch.type !== 'null') misdeclared.push(`${path}.oneOf`);
       }
       for (const [key, child] of Object.entries(schema)) visit(child, `${path}.${key}`);
     };
     visit(document, '$');
     expect(misdeclared).toEqual([]);
+  });
+
+  describe('as the source of generated clients', () => {
+    type DocumentOperation = {
+      operationId: string;
+      tags?: string[];
+      security?: Array<Record<string, string[]>>;
+      parameters?: Array<{ name: string; in: string; example?: unknown }>;
+      responses: Record<
+        string,
+        {
+          headers?: Record<string, unknown>;
+          content?: Record<string, { example?: { status?: number; type?: string; instance?: string } }>;
+        }
+      >;
+    };
+    const document = JSON.parse(readFileSync(COMMITTED, 'utf8')) as {
+      tags: Array<{ name: string }>;
+      paths: Record<string, Record<string, DocumentOperation>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+    );
+    const concrete = (path: string, operation: DocumentOperation) =>
+      path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+        String(operation.parameters?.find((parameter) => parameter.name === name)?.example),
+      );
+
+    it('names each operation for the client that calls it', () => {
+      expect(operations.map(({ operation }) => operation.operationId).sort()).toEqual(
+        [
+          'getLiveness',
+          'getMetrics',
+          'getProcess',
+          'getReadiness',
+          'listChanges',
+          'listProcesses',
+          'login',
+          'logout',
+          'refreshToken',
+          'streamChanges',
+          'trackingRetired',
+        ].sort(),
+      );
+    });
+
+    it('tags every operation with a tag the document declares', () => {
+      const declared = document.tags.map((tag) => tag.name);
+      for (const { operation } of operations) {
+        expect(operation.tags?.length).toBeGreaterThan(0);
+        expect(declared).toEqual(expect.arrayContaining(operation.tags ?? []));
+      }
+    });
+
+    it.each(
+      operations.map(({ path, method, operation }) => [operation.operationId, path, method, operation]),
+    )('%s declares its security as the service applies it', async (_id, path, method, operation) => {
+      expect(operation.security).toBeDefined();
+      const response = await (method === 'post'
+        ? testApp.http.post(concrete(path, operation))
+        : testApp.http.get(concrete(path, operation)));
+      if (operation.security!.length === 0) expect(response.status).not.toBe(401);
+      else {
+        expect(operation.security).toEqual([{ bearer: [] }]);
+        expect(response.status).toBe(401);
+      }
+    });
+
+    it('declares the RateLimit pair on every answer of a rate-limited operation but the refused token', () => {
+      for (const { operation } of operations.filter(({ operation }) => operation.security?.length)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const names = Object.keys(response.headers ?? {});
+          if (status === '401') expect(names).not.toContain('RateLimit');
+          else expect(names).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
+        }
+      }
+    });
+
+    it('gives every error status its own example, addressed to the operation', () => {
+      for (const { path, operation } of operations) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (!/^[45]\d\d$/.test(status)) continue;
+          const example = response.content?.['application/problem+json']?.example;
+          expect({ id: operation.operationId, status, example }).toMatchObject({
+            example: { status: Number(status), instance: concrete(path, operation) },
+          });
+        }
+      }
+    });
+
+    it('gives every parameter an example of its own', () => {
+      for (const { operation } of operations) {
+        for (const parameter of operation.parameters ?? []) {
+          expect({
+            id: operation.operationId,
+            parameter: parameter.name,
+            example: parameter.example,
+          }).toEqual(expect.objectContaining({ example: expect.anything() }));
+        }
+      }
+    });
+
+    it('declares every member the readiness examples show', () => {
+      const declared = Object.keys(document.components.schemas.HealthIndicatorDto!.properties);
+      const details = (
+        document.components.schemas.ReadinessResponseDto!.properties.details as {
+          example: Record<string, object>;
+        }
+      ).example;
+      for (const indicator of Object.values(details)) {
+        expect(declared).toEqual(expect.arrayContaining(Object.keys(indicator)));
+      }
+    });
   });
 
   describe('the answer check every e2e request goes through', () => {

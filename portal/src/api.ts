@@ -41,14 +41,13 @@ export interface ListPage {
 export class PortalApi {
   private readonly client;
   private token: string | null = null;
+  private refreshToken: string | null = null;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly entityTags = new Map<string, { etag: string; body: unknown }>();
 
   constructor(readonly baseUrl: string) {
-    // The API takes several values of a filter comma-separated (`status=OPEN,BOOKED`), as documented.
-    this.client = createClient<paths>({
-      baseUrl,
-      querySerializer: { array: { style: 'form', explode: false } },
-    });
+    // openapi-fetch's defaults: several values of a filter travel repeated (`status=A&status=B`).
+    this.client = createClient<paths>({ baseUrl });
   }
 
   get signedIn(): boolean {
@@ -59,9 +58,14 @@ export class PortalApi {
     return this.token;
   }
 
+  /** Ends the sign-in on the server too (best effort: the tokens are dropped here either way). */
   signOut(): void {
-    this.token = null;
-    this.entityTags.clear();
+    if (this.refreshToken !== null) {
+      void this.client
+        .POST('/api/auth/logout', { body: { refreshToken: this.refreshToken } })
+        .catch(() => undefined);
+    }
+    this.forgetTokens();
   }
 
   async signIn(username: string, password: string): Promise<void> {
@@ -69,7 +73,36 @@ export class PortalApi {
       this.client.POST('/api/auth/login', { body: { username, password } }),
     );
     if (data === undefined) throw toProblem(response, error);
-    this.token = data.accessToken;
+    this.keep(data);
+  }
+
+  /**
+   * Holds a pair of tokens (in memory only) and renews the access token a minute before it expires,
+   * with the single-use refresh token, so that a page open all day never asks for the password
+   * again until the sign-in itself ends.
+   */
+  private keep(tokens: { accessToken: string; expiresIn: number; refreshToken: string }): void {
+    this.token = tokens.accessToken;
+    this.refreshToken = tokens.refreshToken;
+    clearTimeout(this.refreshTimer);
+    const renewInMs = Math.max(tokens.expiresIn - 60, tokens.expiresIn / 2) * 1000;
+    this.refreshTimer = setTimeout(() => void this.renew(), renewInMs);
+  }
+
+  private async renew(): Promise<void> {
+    if (this.refreshToken === null) return;
+    const { data } = await this.call(() =>
+      this.client.POST('/api/auth/refresh', { body: { refreshToken: this.refreshToken ?? '' } }),
+    ).catch(() => ({ data: undefined }));
+    // Refused (the sign-in ended): the access token runs out, and the next call's 401 signs out.
+    if (data !== undefined) this.keep(data);
+  }
+
+  private forgetTokens(): void {
+    clearTimeout(this.refreshTimer);
+    this.token = null;
+    this.refreshToken = null;
+    this.entityTags.clear();
   }
 
   /** One page of the list; `url` is a `Link` target when paging, else the query is used. */
@@ -104,7 +137,7 @@ export class PortalApi {
     const { data, error, response } = await this.call(() => send(headers));
     if (response.status === 304 && held !== undefined) return { body: held.body as T, response };
     if (data === undefined) {
-      if (response.status === 401) this.signOut();
+      if (response.status === 401) this.forgetTokens();
       throw toProblem(response, error);
     }
     const etag = response.headers.get('ETag');

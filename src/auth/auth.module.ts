@@ -11,15 +11,26 @@ import { PasswordHasher } from './password-hasher.service.js';
 import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 import { UserAccessService } from './users/user-access.service.js';
 import { UsersRepository } from './users/users.repository.js';
+import { SignInsRepository } from './sign-ins/sign-ins.repository.js';
+import { ClockModule } from '../common/clock.module.js';
 
 @Module({
   imports: [
     PassportModule,
+    ClockModule,
     RateLimitModule,
     JwtModule.registerAsync({ inject: [AppConfig], useFactory: jwtOptionsOf }),
   ],
   controllers: [AuthController],
-  providers: [AuthService, PasswordHasher, UsersRepository, UserAccessService, JwtStrategy, RequireJsonGuard],
+  providers: [
+    AuthService,
+    PasswordHasher,
+    UsersRepository,
+    SignInsRepository,
+    UserAccessService,
+    JwtStrategy,
+    RequireJsonGuard,
+  ],
   exports: [UsersRepository, PasswordHasher],
 })
 export class AuthModule {}

@@ -5,6 +5,7 @@ import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { loadAppConfig } from '../config/app.config.js';
 import type { LoginAttempt, LoginRateLimiter } from '../rate-limit/login-rate-limiter.js';
 import { AuthService } from './auth.service.js';
+import type { SignInsRepository } from './sign-ins/sign-ins.repository.js';
 import { jwtOptionsOf } from './jwt/jwt-options.js';
 import type { PasswordHasher } from './password-hasher.service.js';
 import type { UserRecord, UsersRepository } from './users/users.repository.js';
@@ -70,6 +71,8 @@ describe(AuthService.name, () => {
       jwt,
       config,
       limiter as unknown as LoginRateLimiter,
+      { start: () => Promise.resolve() } as unknown as SignInsRepository,
+      { now: () => new Date('2026-03-14T12:00:00Z') },
     );
   });
 
@@ -86,7 +89,13 @@ describe(AuthService.name, () => {
     it('answers a Bearer token good for the configured lifetime', async () => {
       const response = await sut.login('acme', 'acme-pass-1', ADDRESS);
 
-      expect(response).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiresIn: 900 });
+      expect(response).toEqual({
+        accessToken: expect.any(String),
+        tokenType: 'Bearer',
+        expiresIn: 900,
+        refreshToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        refreshExpiresIn: 604800,
+      });
     });
 
     it('signs an HS256 access token (typ at+jwt) for the user, with issuer, audience, lifetime and a jti', async () => {

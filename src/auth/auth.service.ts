@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { Clock } from '../common/clock.js';
 import { AppConfig } from '../config/app.config.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
@@ -8,6 +9,7 @@ import { LoginRateLimiter } from '../rate-limit/login-rate-limiter.js';
 import type { LoginResponseDto } from './dto/login.response.dto.js';
 import { ACCESS_TOKEN_TYPE, JWT_ALGORITHM } from './jwt/jwt.strategy.js';
 import { PasswordHasher } from './password-hasher.service.js';
+import { SignInsRepository } from './sign-ins/sign-ins.repository.js';
 import { UsersRepository, type UserRecord } from './users/users.repository.js';
 
 @Injectable()
@@ -18,6 +20,8 @@ export class AuthService {
     private readonly jwt: JwtService,
     private readonly config: AppConfig,
     private readonly limiter: LoginRateLimiter,
+    private readonly signIns: SignInsRepository,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -41,17 +45,88 @@ export class AuthService {
       throw error;
     }
     if (user === null || !passwordMatches || !user.active) {
-      throw new ProblemException(PROBLEM_TYPES.invalidCredentials, {
-        detail: 'The user name or password is incorrect',
-      });
+      throw invalidCredentials('The user name or password is incorrect');
     }
     await attempt.succeeded();
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + this.config.jwt.refreshExpiresInSeconds * 1000);
+    const refreshToken = newRefreshToken();
+    await this.signIns.start(user.id, hashOf(refreshToken), now, expiresAt);
+    return this.tokens(user.id, refreshToken, now, expiresAt);
+  }
+
+  /**
+   * Exchanges a refresh token for a new pair (RFC 9700 4.14: rotated, single use). A token
+   * presented a second time ends its whole sign-in. Every refusal is the same 401 and counts as a
+   * failure of the client address, as a failed login does.
+   */
+  async refresh(refreshToken: string, clientAddress: string | undefined): Promise<LoginResponseDto> {
+    const attempt = await this.limiter.beginForAddress(clientAddress);
+    const now = this.clock.now();
+    const next = newRefreshToken();
+    let userActive = false;
+    let rotation: Awaited<ReturnType<SignInsRepository['rotate']>>;
+    try {
+      rotation = await this.signIns.rotate(hashOf(refreshToken), hashOf(next), now);
+      if (rotation.outcome === 'rotated')
+        userActive = (await this.users.findById(rotation.userId))?.active ?? false;
+    } catch (error) {
+      await attempt.abandon();
+      throw error;
+    }
+    if (rotation.outcome !== 'rotated' || !userActive) {
+      throw invalidCredentials('The refresh token is unknown, spent, expired or revoked: sign in again');
+    }
+    await attempt.succeeded();
+    return this.tokens(rotation.userId, next, now, rotation.expiresAt);
+  }
+
+  /** Ends the sign-in the refresh token belongs to. */
+  async logout(refreshToken: string, clientAddress: string | undefined): Promise<void> {
+    const attempt = await this.limiter.beginForAddress(clientAddress);
+    let ended: boolean;
+    try {
+      ended = await this.signIns.endByToken(hashOf(refreshToken), this.clock.now());
+    } catch (error) {
+      await attempt.abandon();
+      throw error;
+    }
+    if (!ended) throw invalidCredentials('The refresh token is unknown');
+    await attempt.succeeded();
+  }
+
+  private async tokens(
+    userId: string,
+    refreshToken: string,
+    now: Date,
+    signInEnds: Date,
+  ): Promise<LoginResponseDto> {
     // The header says what kind of token this is: set here, not as a JwtService default, so that
     // no other token the same service signs could pass for an access token.
     const accessToken = await this.jwt.signAsync(
-      { sub: user.id },
+      { sub: userId },
       { jwtid: randomUUID(), header: { alg: JWT_ALGORITHM, typ: ACCESS_TOKEN_TYPE } },
     );
-    return { accessToken, tokenType: 'Bearer', expiresIn: this.config.jwt.expiresInSeconds };
+    return {
+      accessToken,
+      tokenType: 'Bearer',
+      expiresIn: this.config.jwt.expiresInSeconds,
+      refreshToken,
+      refreshExpiresIn: Math.max(0, Math.floor((signInEnds.getTime() - now.getTime()) / 1000)),
+    };
   }
+}
+
+function invalidCredentials(detail: string): ProblemException {
+  return new ProblemException(PROBLEM_TYPES.invalidCredentials, { detail });
+}
+
+/** 256 random bits, opaque to the client. */
+function newRefreshToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Refresh tokens are stored as this hash only; with 256 random bits, a fast hash is enough. */
+function hashOf(refreshToken: string): string {
+  return createHash('sha256').update(refreshToken).digest('base64url');
 }

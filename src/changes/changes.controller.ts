@@ -8,7 +8,6 @@ import type { JsonText } from '../common/http/json-text.js';
 import { JsonTextInterceptor } from '../common/http/json-text.interceptor.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { InvalidRequestException } from '../common/problems/problem.exception.js';
-import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit.openapi.js';
 import { isCursor } from './change-cursor.js';
 import { ChangeStreamHub } from './change-stream.hub.js';
 import { ChangesService } from './changes.service.js';
@@ -18,6 +17,13 @@ import {
   DEFAULT_CHANGES_LIMIT,
   ListChangesQueryDto,
 } from './dto/list-changes.query.dto.js';
+
+/** The offending field of the 400's example in the document. */
+const INVALID_LIMIT = {
+  in: 'query',
+  name: 'limit',
+  message: 'must be an integer between 1 and 500',
+} as const;
 
 @ApiTags('changes')
 @ApiBearerAuth()
@@ -30,6 +36,7 @@ export class ChangesController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listChanges',
     summary: 'What changed in the processes the caller may see, in the order it was recorded',
     description:
       'Replayable by cursor: follow `next` from any cursor and every later change comes exactly once, in order, ' +
@@ -38,8 +45,8 @@ export class ChangesController {
       '`/problems/cursor-expired` (read the list again, then follow from a fresh cursor). Items carry the ' +
       'common fields, plus `previousStatus`, `follow` or `customsChannel` as their `kind` says.',
   })
-  @ApiOkResponse({ type: ChangesPageResponseDto, headers: RATE_LIMIT_HEADERS })
-  @ApiProblemResponses(400, 401, 410, 429, 503)
+  @ApiOkResponse({ type: ChangesPageResponseDto })
+  @ApiProblemResponses([400, 401, 410, 429, 503], INVALID_LIMIT)
   @UseInterceptors(JsonTextInterceptor)
   list(
     @Query() query: ListChangesQueryDto,
@@ -51,6 +58,7 @@ export class ChangesController {
 
   @Get('stream')
   @ApiOperation({
+    operationId: 'streamChanges',
     summary: 'The same feed, pushed as Server-Sent Events',
     description:
       'Each change is an event `change` whose `id` is its cursor and whose `data` is the change as in ' +
@@ -70,6 +78,7 @@ export class ChangesController {
     description:
       'The `id` of the last event received: the stream goes on after it (wins over `after`/`since`)',
     schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$', maxLength: 16 },
+    example: 'AAAAAAAAAQn44-hy',
   })
   @ApiOkResponse({
     description: 'An endless `text/event-stream`: `event: change`, `id: <cursor>`, `data: <Change as JSON>`',
@@ -78,9 +87,8 @@ export class ChangesController {
         schema: { type: 'string', example: 'id: AAAAAAAAAQn44-hy\nevent: change\ndata: {…}\n\n' },
       },
     },
-    headers: RATE_LIMIT_HEADERS,
   })
-  @ApiProblemResponses(400, 401, 410, 429, 503)
+  @ApiProblemResponses([400, 401, 410, 429, 503], INVALID_LIMIT)
   async stream(
     @Query() query: ChangesStartQueryDto,
     @Headers('last-event-id') lastEventId: string | undefined,

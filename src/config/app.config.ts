@@ -29,6 +29,8 @@ export class AppConfig {
     /** True when no secret was configured and a random one was made (tokens die with the process). */
     secretGenerated: boolean;
     expiresInSeconds: number;
+    /** The longest a sign-in lasts from its login, however often it is refreshed. */
+    refreshExpiresInSeconds: number;
     issuer: string;
     audience: string;
   };
@@ -132,7 +134,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     jwt: {
       secret: vars.JWT_SECRET ?? randomBytes(48).toString('base64url'),
       secretGenerated: vars.JWT_SECRET === undefined,
-      expiresInSeconds: vars.JWT_EXPIRES_IN ?? 3600,
+      expiresInSeconds: vars.JWT_EXPIRES_IN ?? 900,
+      refreshExpiresInSeconds: vars.JWT_REFRESH_EXPIRES_IN ?? 604800,
       issuer: vars.JWT_ISSUER ?? 'process-lookup',
       audience: vars.JWT_AUDIENCE ?? 'process-lookup-api',
     },

@@ -57,6 +57,13 @@ export class EnvironmentVariables {
   JWT_EXPIRES_IN?: number;
 
   @IsOptional()
+  @Transform(toInteger)
+  @Min(300)
+  @Max(31536000)
+  @IsInt()
+  JWT_REFRESH_EXPIRES_IN?: number;
+
+  @IsOptional()
   @Transform(emptyAsUnset)
   @IsString()
   JWT_ISSUER?: string;

@@ -63,6 +63,40 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * A sign-in: what one login starts and its refresh tokens continue, until `expiresAt` at the
+ * latest (an absolute lifetime, however often it is refreshed). `endedAt` is set by a logout and
+ * by the reuse of a spent refresh token, which ends the whole sign-in.
+ */
+export const signIns = pgTable(
+  'sign_ins',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startedAt: instant('started_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    endedAt: instant('ended_at'),
+  },
+  (table) => [index('sign_ins_user_id_idx').on(table.userId)],
+);
+
+/** The refresh tokens of a sign-in, by the SHA-256 of the token (the token itself is never stored). */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    signInId: uuid('sign_in_id')
+      .notNull()
+      .references(() => signIns.id, { onDelete: 'cascade' }),
+    issuedAt: instant('issued_at').notNull(),
+    /** Set when the token is exchanged for the next one: presenting it again is a reuse. */
+    usedAt: instant('used_at'),
+  },
+  (table) => [index('refresh_tokens_sign_in_id_idx').on(table.signInId)],
+);
+
 export const userCustomers = pgTable(
   'user_customers',
   {

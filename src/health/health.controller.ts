@@ -12,9 +12,11 @@ import { Public } from '../common/http/public.decorator.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import {
   HealthIndicatorDto,
+  LastSyncDto,
   LivenessResponseDto,
   NotReadyProblemDto,
   ReadinessResponseDto,
+  NOT_READY_EXAMPLE,
   NOT_READY_PROBLEM,
 } from './dto/health.response.dto.js';
 import { ReadinessIndicators } from './readiness.indicators.js';
@@ -24,7 +26,7 @@ const NOT_READY_RETRY_AFTER_S = '5';
 const NO_STORE = 'no-store';
 
 @ApiTags('operational')
-@ApiExtraModels(HealthIndicatorDto, ReadinessResponseDto, NotReadyProblemDto)
+@ApiExtraModels(HealthIndicatorDto, LastSyncDto, ReadinessResponseDto, NotReadyProblemDto)
 @Public()
 @Controller('health')
 export class HealthController {
@@ -39,6 +41,7 @@ export class HealthController {
   @Get('live')
   @Header('Cache-Control', NO_STORE)
   @ApiOperation({
+    operationId: 'getLiveness',
     summary: 'Liveness',
     description: '200 while the process runs and serves HTTP, shutting down included. No authentication.',
   })
@@ -50,6 +53,7 @@ export class HealthController {
   @Get('ready')
   @Header('Cache-Control', NO_STORE)
   @ApiOperation({
+    operationId: 'getReadiness',
     summary: 'Readiness',
     description:
       '200 when the database answers (within 2 s), the initial data is there (demo mode: after the first sync) ' +
@@ -61,8 +65,19 @@ export class HealthController {
   @ApiResponse({
     status: 503,
     description: '`/problems/not-ready`: a check is down, or the service is shutting down',
-    headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'string' } } },
-    content: { 'application/problem+json': { schema: { $ref: getSchemaPath(NotReadyProblemDto) } } },
+    headers: {
+      'Retry-After': {
+        description: 'Seconds to wait',
+        required: true,
+        schema: { type: 'string', pattern: '^[0-9]{1,9}$' },
+      },
+    },
+    content: {
+      'application/problem+json': {
+        schema: { $ref: getSchemaPath(NotReadyProblemDto) },
+        example: NOT_READY_EXAMPLE,
+      },
+    },
   })
   async ready(): Promise<HealthCheckResult> {
     const { indicators } = this;

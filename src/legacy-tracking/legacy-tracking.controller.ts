@@ -23,6 +23,8 @@ const RETIREMENT_DETAIL =
   'GET /api/tracking was retired in March 2026. Use GET /api/processes to list processes and ' +
   'GET /api/processes/{numero} for one process.';
 
+const SUCCESSORS = { list: '/api/processes', detail: '/api/processes/{numero}' };
+
 /** The retired tracking route: every method, any path below it, token or not. */
 @ApiTags('legacy')
 @Public()
@@ -31,7 +33,7 @@ export class LegacyTrackingController {
   // Documented once, as the GET that clients used; the catch-all below answers the same for the rest.
   @Get()
   @ApiOperation({
-    operationId: 'getRetiredTracking',
+    operationId: 'trackingRetired',
     summary: 'Retired: use /api/processes',
     deprecated: true,
     description:
@@ -58,7 +60,18 @@ export class LegacyTrackingController {
         schema: { type: 'string', enum: [RETIREMENT_HEADERS.Sunset] },
       },
     },
-    content: { 'application/problem+json': { schema: { $ref: getSchemaPath(RetiredRouteProblemDto) } } },
+    content: {
+      'application/problem+json': {
+        schema: { $ref: getSchemaPath(RetiredRouteProblemDto) },
+        example: {
+          ...PROBLEM_TYPES.endpointRetired,
+          detail: RETIREMENT_DETAIL,
+          instance: '/api/tracking',
+          requestId: 'b8e1f0c2-7d4a-4e1b-9c3f-2a6d8e0b1c57',
+          successors: SUCCESSORS,
+        },
+      },
+    },
   })
   retired(): never {
     return this.anyRetired();
@@ -70,7 +83,7 @@ export class LegacyTrackingController {
     throw new ProblemException(PROBLEM_TYPES.endpointRetired, {
       detail: RETIREMENT_DETAIL,
       headers: RETIREMENT_HEADERS,
-      extensions: { successors: { list: '/api/processes', detail: '/api/processes/{numero}' } },
+      extensions: { successors: SUCCESSORS },
     });
   }
 }

@@ -12,6 +12,7 @@ export class MetricsController {
 
   @Get()
   @ApiOperation({
+    operationId: 'getMetrics',
     summary: 'Prometheus metrics',
     description:
       'Prometheus text format (0.0.4), no authentication: keep it off the public ingress. ' +

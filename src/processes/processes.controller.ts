@@ -14,10 +14,9 @@ import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { JsonText } from '../common/http/json-text.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
-import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit.openapi.js';
 import { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
 import { ListProcessesQueryDto } from './dto/list-processes.query.dto.js';
-import { ProcessNumeroParamsDto } from './dto/process-numero.params.dto.js';
+import { NUMERO_MESSAGE, ProcessNumeroParamsDto } from './dto/process-numero.params.dto.js';
 import { ProcessListResponseDto } from './dto/process-summary.response.dto.js';
 import { paginationLinks } from './pagination-links.js';
 import { ProcessHttpCachingInterceptor } from './process-http-caching.interceptor.js';
@@ -30,7 +29,6 @@ const CACHING_HEADERS: HeadersObject = {
     schema: { type: 'string', maxLength: 128 },
   },
   'Cache-Control': { required: true, schema: { type: 'string', enum: ['private, no-cache'] } },
-  ...RATE_LIMIT_HEADERS,
 };
 
 @ApiTags('processes')
@@ -41,6 +39,7 @@ const CACHING_HEADERS: HeadersObject = {
   required: false,
   description: 'An ETag from an earlier answer: 304 when unchanged',
   schema: { type: 'string', maxLength: 1024 },
+  example: 'W/"5d41402abc4b2a76"',
 })
 @UseInterceptors(ProcessHttpCachingInterceptor)
 @Controller('api/processes')
@@ -49,10 +48,12 @@ export class ProcessesController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listProcesses',
     summary: 'List the processes the caller may see',
     description:
       'Paginated and filterable. Every item carries its operational `summary`, its whole follow-up history ' +
-      '`follow` and `lastFollow`. Unknown, repeated or bracketed parameters (`status[]=`), empty values, ' +
+      '`follow` and `lastFollow`. List filters take several values repeated or comma-separated. Unknown parameters, ' +
+      'a repeated single-value parameter, bracketed parameters (`status[]=`), empty values, ' +
       'non-decimal numbers (`1e3`, `0x10`, `1.5`) and impossible dates are refused with 400. A page past the last ' +
       'is an empty `data` with the true `meta`.',
   })
@@ -68,7 +69,11 @@ export class ProcessesController {
     },
   })
   @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches', headers: CACHING_HEADERS })
-  @ApiProblemResponses(400, 401, 429, 503)
+  @ApiProblemResponses([400, 401, 429, 503], {
+    in: 'query',
+    name: 'pageSize',
+    message: 'must be an integer between 1 and 100',
+  })
   async list(
     @Query() query: ListProcessesQueryDto,
     @CurrentUser() user: AuthenticatedUser,
@@ -87,6 +92,7 @@ export class ProcessesController {
 
   @Get(':numero')
   @ApiOperation({
+    operationId: 'getProcess',
     summary: 'One process in full',
     description:
       'Parties, shipment, containers, voyages and the complete follow-up, enriched live from the operations ' +
@@ -96,7 +102,11 @@ export class ProcessesController {
   })
   @ApiOkResponse({ type: ProcessDetailResponseDto, headers: CACHING_HEADERS })
   @ApiNotModifiedResponse({ description: 'The `If-None-Match` tag still matches', headers: CACHING_HEADERS })
-  @ApiProblemResponses(400, 401, 404, 429, 503)
+  @ApiProblemResponses([400, 401, 404, 429, 503], {
+    in: 'path',
+    name: 'numero',
+    message: NUMERO_MESSAGE,
+  })
   detail(
     @Param() params: ProcessNumeroParamsDto,
     @CurrentUser() user: AuthenticatedUser,

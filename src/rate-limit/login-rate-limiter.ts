@@ -65,15 +65,7 @@ export class LoginRateLimiter {
       { key: addressKey, ...LOGIN_LIMITS.perAddress },
       { key: usernameKey, ...LOGIN_LIMITS.perUsername },
     ];
-    const reserved = await this.store.reserve(windows);
-    if (!reserved.allowed) {
-      this.metrics?.rejected(LIMITER_NAMES[reserved.window]!);
-      // One answer for every limit: which one was hit is nothing a guesser should learn.
-      throw new ProblemException(PROBLEM_TYPES.rateLimited, {
-        detail: 'Too many failed login attempts; try again later',
-        headers: { 'Retry-After': String(Math.max(1, toSeconds(reserved.retryAfterMs))) },
-      });
-    }
+    await this.reserve(windows, LIMITER_NAMES);
     return {
       succeeded: async () => {
         await this.store.reset([pairKey]);
@@ -81,6 +73,30 @@ export class LoginRateLimiter {
       },
       abandon: () => this.store.release([pairKey, addressKey, usernameKey]),
     };
+  }
+
+  /**
+   * A refresh or a logout, which presents a token rather than a user name: counted, like a login,
+   * against the client address's failures only.
+   * @throws ProblemException 429 `/problems/rate-limited` while the address's limit is reached.
+   */
+  async beginForAddress(clientAddress: string | undefined): Promise<LoginAttempt> {
+    const addressKey = `login:address:${clientAddressKey(clientAddress)}`;
+    await this.reserve([{ key: addressKey, ...LOGIN_LIMITS.perAddress }], ['login-address']);
+    const release = () => this.store.release([addressKey]);
+    return { succeeded: release, abandon: release };
+  }
+
+  private async reserve(windows: LimitWindow[], names: readonly RateLimiterName[]): Promise<void> {
+    const reserved = await this.store.reserve(windows);
+    if (!reserved.allowed) {
+      this.metrics?.rejected(names[reserved.window]!);
+      // One answer for every limit: which one was hit is nothing a guesser should learn.
+      throw new ProblemException(PROBLEM_TYPES.rateLimited, {
+        detail: 'Too many failed login attempts; try again later',
+        headers: { 'Retry-After': String(Math.max(1, toSeconds(reserved.retryAfterMs))) },
+      });
+    }
   }
 }
 

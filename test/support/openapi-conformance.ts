@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 interface HeaderObject {
   required?: boolean;
@@ -36,19 +36,25 @@ export interface ObservedResponse {
 const OPENAPI_ONLY_KEYWORDS = ['example', 'xml', 'externalDocs'];
 
 /**
- * Checks answers against the committed `openapi.json`, strictly as OAS 3.0 reads a schema
- * (ajv with the `nullable` keyword): the status is documented for the operation (or `default`),
+ * Checks answers against the committed `openapi.json`, strictly as OAS 3.1 reads a schema
+ * (JSON Schema 2020-12): the status is documented for the operation (or `default`),
  * the content type is one the response documents, the body matches its schema, every required
  * header is present and every documented header that is present matches its schema.
  * Requests to paths or methods the document does not describe are not checked.
  */
 export class OpenApiConformance {
-  private readonly ajv: Ajv;
+  private readonly ajv: Ajv2020;
   private readonly routes: Array<{ pattern: RegExp; template: string }>;
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: OpenApiDocument) {
-    this.ajv = new Ajv({ strict: true, allErrors: true, strictRequired: false, validateFormats: true });
+    this.ajv = new Ajv2020({
+      strict: true,
+      allowUnionTypes: true,
+      allErrors: true,
+      strictRequired: false,
+      validateFormats: true,
+    });
     this.ajv.addVocabulary(OPENAPI_ONLY_KEYWORDS);
     addFormats(this.ajv);
     for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {

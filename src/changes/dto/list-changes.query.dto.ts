@@ -16,6 +16,7 @@ export class ChangesStartQueryDto {
     description: 'A cursor from an earlier answer (`next`, or an item’s `cursor`): changes recorded after it',
     pattern: '^[A-Za-z0-9_-]{16}$',
     maxLength: 16,
+    example: 'AAAAAAAAAQn44-hy',
   })
   @IsOptional()
   @IsParameterMatching(isCursor, 'must be a cursor from an earlier answer (its next, or an item’s cursor)')
@@ -25,6 +26,7 @@ export class ChangesStartQueryDto {
     description: 'An RFC 3339 instant: changes recorded at or after it. Not with `after`.',
     format: 'date-time',
     maxLength: 35,
+    example: '2026-03-14T12:00:00Z',
   })
   @IsOptional()
   @IsParameterMatching(isInstant, 'must be an RFC 3339 instant with an offset (2026-03-14T12:00:00Z)')
@@ -40,6 +42,7 @@ export class ListChangesQueryDto extends ChangesStartQueryDto {
     minimum: 1,
     maximum: 500,
     default: DEFAULT_CHANGES_LIMIT,
+    example: DEFAULT_CHANGES_LIMIT,
     description: 'How many changes at most',
   })
   @IsOptional()

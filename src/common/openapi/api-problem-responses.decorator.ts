@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { PROBLEM_TYPES } from '../problems/problem-types.js';
+import { PROBLEM_TYPES, type FieldError } from '../problems/problem-types.js';
 import { ProblemResponseDto } from './problem.response.dto.js';
 
 interface HeaderDoc {
@@ -36,17 +36,59 @@ const UNAUTHORIZED_HEADERS: Record<string, HeaderDoc> = {
   },
 };
 
+type ProblemKey = keyof typeof PROBLEM_TYPES;
+
+/** What each problem's example says (its `instance` is the operation's path, set with the document). */
+const EXAMPLE_DETAILS = {
+  invalidRequest: "The request breaks the API's rules: `errors` names each offending field",
+  invalidCredentials: 'The user name or the password is wrong',
+  unauthorized: 'The bearer token has expired',
+  notFound: 'No process IMP-2026-999999 that you may see',
+  methodNotAllowed: 'DELETE is not allowed here; allowed: GET, HEAD',
+  endpointRetired: 'GET /api/tracking was retired in March 2026. Use GET /api/processes.',
+  cursorExpired:
+    'The cursor is older than the 30 days of changes kept: read the list again, then follow from a fresh cursor',
+  requestTimeout: 'The request did not arrive within 30 s',
+  payloadTooLarge: 'The request body exceeds 16 KiB',
+  unsupportedMediaType: 'The body must be application/json',
+  expectationFailed: 'Only Expect: 100-continue is supported',
+  rateLimited: 'Too many requests: try again in 42 seconds',
+  headersTooLarge: 'The request headers exceed 16 KiB',
+  internal: 'An unexpected error occurred; quote the request id when reporting it',
+  operationsUnavailable: 'The operations system did not answer and no usable copy is cached',
+  serviceUnavailable: 'The database is unavailable; try again shortly',
+} satisfies Record<ProblemKey, string>;
+
+/** An example answer of `problem`, as the service words it; `invalid` is a 400's offending field. */
+export function problemExample(problem: ProblemKey, invalid?: FieldError): Record<string, unknown> {
+  const { type, title, status } = PROBLEM_TYPES[problem];
+  return {
+    type,
+    title,
+    status,
+    detail: invalid === undefined ? EXAMPLE_DETAILS[problem] : `${invalid.name} ${invalid.message}`,
+    instance: '/',
+    requestId: 'b8e1f0c2-7d4a-4e1b-9c3f-2a6d8e0b1c57',
+    ...(invalid !== undefined && { errors: [invalid] }),
+  };
+}
+
 /**
  * Documents error answers as `application/problem+json`, one response per status, naming the
- * problem types it can carry. A 401 is the refused token's (`/problems/unauthorized`, with
- * `WWW-Authenticate`) unless the operation is the login, whose 401 is `/problems/invalid-credentials`.
+ * problem types it can carry, with an example of the first. A 401 is the refused token's
+ * (`/problems/unauthorized`, with `WWW-Authenticate`) unless the operation is the login, whose 401
+ * is `/problems/invalid-credentials`. `invalid` is the offending field of the 400's example.
  */
-export function ApiProblemResponses(...statuses: number[]): MethodDecorator & ClassDecorator {
+export function ApiProblemResponses(
+  statuses: number[],
+  invalid: FieldError,
+): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ProblemResponseDto),
     ...statuses.map((status) =>
       problemResponse(
         status,
+        invalid,
         Object.values(PROBLEM_TYPES).filter(
           (problem) =>
             problem.status === status &&
@@ -63,12 +105,16 @@ export function ApiProblemResponses(...statuses: number[]): MethodDecorator & Cl
  * The login's answers: its 401 is a failed login, which carries no `WWW-Authenticate`, and its
  * 503 is the database's (the login never calls the operations system).
  */
-export function ApiLoginProblemResponses(...statuses: number[]): MethodDecorator & ClassDecorator {
+export function ApiLoginProblemResponses(
+  statuses: number[],
+  invalid: FieldError,
+): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ProblemResponseDto),
     ...statuses.map((status) =>
       problemResponse(
         status,
+        invalid,
         Object.values(PROBLEM_TYPES).filter(
           (problem) =>
             problem.status === status &&
@@ -82,15 +128,23 @@ export function ApiLoginProblemResponses(...statuses: number[]): MethodDecorator
 
 function problemResponse(
   status: number,
-  problems: ReadonlyArray<{ type: string; title: string }>,
+  invalid: FieldError,
+  problems: ReadonlyArray<(typeof PROBLEM_TYPES)[ProblemKey]>,
 ): MethodDecorator & ClassDecorator {
   const unauthorized = problems.some((problem) => problem.type === PROBLEM_TYPES.unauthorized.type);
+  const first = (Object.keys(PROBLEM_TYPES) as ProblemKey[]).find(
+    (key) => PROBLEM_TYPES[key] === problems[0],
+  );
+  if (first === undefined) throw new Error(`no problem type answers ${status}`);
   return ApiResponse({
     status,
     description: problems.map((problem) => `\`${problem.type}\`: ${problem.title}`).join('; '),
     headers: unauthorized ? UNAUTHORIZED_HEADERS : HEADERS_BY_STATUS[status],
     content: {
-      'application/problem+json': { schema: { $ref: getSchemaPath(ProblemResponseDto) } },
+      'application/problem+json': {
+        schema: { $ref: getSchemaPath(ProblemResponseDto) },
+        example: problemExample(first, status === 400 ? invalid : undefined),
+      },
     },
   });
 }

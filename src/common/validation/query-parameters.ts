@@ -88,14 +88,36 @@ export function IsOneOfParameter(
   );
 }
 
-/** A comma-separated list, each item one of `values` (case-insensitive). */
+/**
+ * A list-valued parameter: repeated (`status=A&status=B`, the OpenAPI default `form`/`explode`
+ * that generated clients send), comma-separated (`status=A,B`) or both mixed; each item one of
+ * `values` (case-insensitive).
+ */
 export function IsListOfParameter(values: readonly string[]): PropertyDecorator {
   const allowed = new Set(values);
-  return queryParameter(
-    'isListOfParameter',
-    `must be one of ${values.join(', ')} (several comma-separated)`,
-    (value) => value.split(',').every((item) => allowed.has(item.trim().toUpperCase())),
-  );
+  return (target, propertyName) => {
+    registerDecorator({
+      name: 'isListOfParameter',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => {
+          const occurrences: unknown[] = Array.isArray(value) ? value : [value];
+          return occurrences.every(
+            (occurrence) =>
+              typeof occurrence === 'string' &&
+              occurrence.split(',').every((item) => allowed.has(item.trim().toUpperCase())),
+          );
+        },
+        defaultMessage: () => `must be one of ${values.join(', ')} (several repeated or comma-separated)`,
+      },
+    });
+  };
+}
+
+/** The items of a validated list-valued parameter, in either form, as one array of raw values. */
+export function listItems(value: string | string[]): string[] {
+  return (Array.isArray(value) ? value : [value]).flatMap((occurrence) => occurrence.split(','));
 }
 
 export function IsParameterMatching(

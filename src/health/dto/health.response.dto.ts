@@ -1,12 +1,27 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { nullableRef } from '../../common/openapi/nullable-ref.js';
 import { ProblemResponseDto } from '../../common/openapi/problem.response.dto.js';
+import type { OperationsCircuitState } from '../../operations/resilience/operations-resilience.js';
+import type { SyncRunStatus } from '../../sync/sync.types.js';
 
 export class LivenessResponseDto {
   @ApiProperty({ enum: ['ok'], example: 'ok' })
   status!: 'ok';
 }
 
-/** One checked component. Further members depend on the component (see the examples). */
+/** The last sync run, as readiness reports it with `operations`. */
+export class LastSyncDto {
+  @ApiProperty({ enum: ['succeeded', 'failed', 'skipped', 'interrupted'] })
+  status!: SyncRunStatus;
+
+  @ApiProperty({ format: 'date-time', example: '2026-03-14T12:00:00Z' })
+  finishedAt!: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Seconds the data lagged the operations system' })
+  lagSeconds!: number | null;
+}
+
+/** One checked component; the members after `responseTime` belong to one component each. */
 export class HealthIndicatorDto {
   @ApiProperty({
     enum: ['up', 'degraded', 'down'],
@@ -19,6 +34,33 @@ export class HealthIndicatorDto {
 
   @ApiPropertyOptional({ description: 'Time the check took, in ms' })
   responseTime?: number;
+
+  @ApiPropertyOptional({ enum: ['pglite', 'postgres'], description: '`database`: the driver in use' })
+  driver?: 'pglite' | 'postgres';
+
+  @ApiPropertyOptional({
+    example: 'http',
+    description: '`operations`: the adapter to the operations system (`built-in` for the simulator)',
+  })
+  adapter?: string;
+
+  @ApiPropertyOptional({
+    enum: ['closed', 'open', 'half-open', 'isolated'],
+    description: '`operations`: the circuit breaker around the adapter (absent for the built-in simulator)',
+  })
+  circuit?: OperationsCircuitState;
+
+  @ApiPropertyOptional({
+    ...nullableRef(LastSyncDto),
+    description: '`operations`: `null` before the first run',
+  })
+  lastSync?: LastSyncDto | null;
+
+  @ApiPropertyOptional({ description: '`redis`: whether a Redis is configured' })
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ description: '`redis`: whether it answers (absent when none is configured)' })
+  available?: boolean;
 }
 
 const indicators = (description: string, example: Record<string, unknown>) =>
@@ -82,3 +124,20 @@ export class NotReadyProblemDto extends ProblemResponseDto {
   @ApiProperty({ type: ReadinessResponseDto, description: 'The readiness report that failed' })
   checks!: ReadinessResponseDto;
 }
+
+/** The document's example of readiness' 503. */
+export const NOT_READY_EXAMPLE = {
+  ...NOT_READY_PROBLEM,
+  detail: 'Not ready: database: the database did not answer',
+  instance: '/health/ready',
+  requestId: 'b8e1f0c2-7d4a-4e1b-9c3f-2a6d8e0b1c57',
+  checks: {
+    status: 'error',
+    info: { lifecycle: { status: 'up' } },
+    error: { database: { status: 'down', message: 'the database did not answer' } },
+    details: {
+      database: { status: 'down', message: 'the database did not answer' },
+      lifecycle: { status: 'up' },
+    },
+  },
+};

@@ -3,8 +3,9 @@ import { validateSync } from 'class-validator';
 import { aListCriteria } from '../../testing/list-criteria.factory.js';
 import { ListProcessesQueryDto } from './list-processes.query.dto.js';
 
-const queryOf = (parameters: Record<string, string>) => plainToInstance(ListProcessesQueryDto, parameters);
-const invalidIn = (parameters: Record<string, string>) =>
+const queryOf = (parameters: Record<string, string | string[]>) =>
+  plainToInstance(ListProcessesQueryDto, parameters);
+const invalidIn = (parameters: Record<string, string | string[]>) =>
   validateSync(queryOf(parameters), { forbidUnknownValues: true }).map((error) => error.property);
 
 describe(ListProcessesQueryDto.name, () => {
@@ -25,6 +26,20 @@ describe(ListProcessesQueryDto.name, () => {
         statuses: ['IN_TRANSIT', 'ARRIVED'],
         types: ['EXPORT'],
         modes: ['SEA', 'AIR'],
+        customsChannels: ['NONE', 'RED'],
+      });
+    });
+
+    it('reads a repeated list parameter, comma-separated occurrences included, as one list', () => {
+      const sut = queryOf({
+        status: ['open', 'ARRIVED,open'],
+        mode: ['SEA'],
+        customsChannel: ['none', 'red'],
+      });
+
+      expect(sut.toCriteria()).toMatchObject({
+        statuses: ['OPEN', 'ARRIVED'],
+        modes: ['SEA'],
         customsChannels: ['NONE', 'RED'],
       });
     });
@@ -76,6 +91,8 @@ describe(ListProcessesQueryDto.name, () => {
       [{ mode: 'BOAT' }, 'mode'],
       [{ mode: 'SEA,' }, 'mode'],
       [{ customsChannel: 'BLUE' }, 'customsChannel'],
+      [{ customsChannel: ['RED', 'BLUE'] }, 'customsChannel'],
+      [{ type: ['IMPORT', 'EXPORT'] }, 'type'],
       [{ status: '' }, 'status'],
       [{ updatedFrom: '2026-03-05', updatedTo: '2026-03-04T23:59:59Z' }, 'updatedTo'],
       [{ container: 'MSCU1234567' }, 'container'],

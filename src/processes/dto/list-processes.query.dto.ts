@@ -12,6 +12,7 @@ import {
   IsRangeEnd,
   isCalendarDate,
   isInstant,
+  listItems,
 } from '../../common/validation/query-parameters.js';
 import { PROCESS_SORTS, type ProcessListCriteria, type ProcessSort } from '../process-list.criteria.js';
 import {
@@ -37,62 +38,84 @@ export class ListProcessesQueryDto {
     format: 'int64',
     minimum: 1,
     default: 1,
+    example: 1,
     description: 'Page number, from 1',
   })
   @IsOptional()
   @IsIntegerParameter(1)
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    example: 20,
+  })
   @IsOptional()
   @IsIntegerParameter(1, 100)
   pageSize?: string;
 
   @ApiPropertyOptional({
-    description: 'Statuses to include, comma-separated (`IN_TRANSIT,ARRIVED`), case-insensitive',
+    description:
+      'Statuses to include, case-insensitive: repeated (`status=IN_TRANSIT&status=ARRIVED`), comma-separated (`status=IN_TRANSIT,ARRIVED`) or both',
     type: 'array',
     items: { type: 'string', enum: [...PROCESS_STATUSES] },
     maxItems: PROCESS_STATUSES.length,
+    example: ['IN_TRANSIT', 'ARRIVED'],
   })
   @IsOptional()
   @IsListOfParameter(PROCESS_STATUSES)
-  status?: string;
+  status?: string | string[];
 
   @ApiPropertyOptional({
     description: 'Process type, case-insensitive',
     enum: PROCESS_TYPES,
+    example: 'IMPORT',
   })
   @IsOptional()
   @IsOneOfParameter(PROCESS_TYPES, { ignoreCase: true })
   type?: string;
 
   @ApiPropertyOptional({
-    description: 'Transport modes to include, comma-separated (`SEA,AIR`), case-insensitive',
+    description:
+      'Transport modes to include, case-insensitive: repeated (`mode=SEA&mode=AIR`), comma-separated (`mode=SEA,AIR`) or both',
     type: 'array',
     items: { type: 'string', enum: [...TRANSPORT_MODES] },
     maxItems: TRANSPORT_MODES.length,
+    example: ['SEA'],
   })
   @IsOptional()
   @IsListOfParameter(TRANSPORT_MODES)
-  mode?: string;
+  mode?: string | string[];
 
   @ApiPropertyOptional({
     description:
-      'Customs channels to include, comma-separated (`RED,YELLOW`), case-insensitive; `NONE` selects processes without an assigned channel',
+      'Customs channels to include, case-insensitive: repeated (`customsChannel=RED&customsChannel=NONE`), comma-separated (`customsChannel=RED,NONE`) or both; `NONE` selects processes without an assigned channel',
     type: 'array',
     items: { type: 'string', enum: [...CUSTOMS_CHANNEL_FILTERS] },
     maxItems: CUSTOMS_CHANNEL_FILTERS.length,
+    example: ['GREEN', 'NONE'],
   })
   @IsOptional()
   @IsListOfParameter(CUSTOMS_CHANNEL_FILTERS)
-  customsChannel?: string;
+  customsChannel?: string | string[];
 
-  @ApiPropertyOptional({ format: 'date', description: 'Inclusive lower bound on `summary.shipmentDate`' })
+  @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-01-01',
+    description: 'Inclusive lower bound on `summary.shipmentDate`',
+  })
   @IsOptional()
   @IsDateParameter()
   shipmentFrom?: string;
 
-  @ApiPropertyOptional({ format: 'date', description: 'Inclusive upper bound on `summary.shipmentDate`' })
+  @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-12-31',
+    description: 'Inclusive upper bound on `summary.shipmentDate`',
+  })
   @IsOptional()
   @IsDateParameter()
   @IsRangeEnd('shipmentFrom', isCalendarDate, (to, from) => to >= from)
@@ -101,7 +124,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'Inclusive lower bound on `updatedAt`: an RFC 3339 instant, or a date meaning the start of that UTC day',
-
+    example: '2026-03-01',
     maxLength: 35,
   })
   @IsOptional()
@@ -111,7 +134,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'Inclusive upper bound on `updatedAt`: an RFC 3339 instant, or a date meaning the whole of that UTC day',
-
+    example: '2026-03-14T12:00:00Z',
     maxLength: 35,
   })
   @IsOptional()
@@ -122,7 +145,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     description:
       'ISO 6346 container number (4 letters, 7 digits, valid check digit); case, spaces and hyphens ignored',
-
+    example: 'CSQU3054383',
     maxLength: 32,
   })
   @IsOptional()
@@ -135,6 +158,7 @@ export class ListProcessesQueryDto {
   @ApiPropertyOptional({
     enum: PROCESS_SORTS,
     default: '-updatedAt',
+    example: '-updatedAt',
     description:
       'Sort order; ties are broken by `numero` ascending; processes without a shipment date come last',
   })
@@ -160,8 +184,8 @@ export class ListProcessesQueryDto {
   }
 }
 
-/** A validated comma-separated list as its distinct upper-case values; `null` when absent. */
-function listOf<T extends string>(value: string | undefined): T[] | null {
+/** A validated list-valued parameter as its distinct upper-case values; `null` when absent. */
+function listOf<T extends string>(value: string | string[] | undefined): T[] | null {
   if (value === undefined) return null;
-  return [...new Set(value.split(',').map((item) => item.trim().toUpperCase() as T))];
+  return [...new Set(listItems(value).map((item) => item.trim().toUpperCase() as T))];
 }
