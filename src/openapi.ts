@@ -23,6 +23,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addTag('auth', 'Log in for an access token')
     .addTag('processes', 'The import/export processes the caller may see')
+    .addTag('webhooks', 'The change feed POSTed to the caller’s own systems, signed per Standard Webhooks')
     .addTag('legacy', 'Retired routes, answering 410 with their successors')
     .addTag('operational', 'Probes and metrics for operators (no token)')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: JWT_DESCRIPTION })

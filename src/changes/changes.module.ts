@@ -32,5 +32,7 @@ import { RedisChangeStreamLeases } from './redis-change-stream-leases.js';
       },
     },
   ],
+  // Webhooks start and replay their deliveries where a stream would.
+  exports: [ChangesService],
 })
 export class ChangesModule {}

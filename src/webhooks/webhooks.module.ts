@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { ChangesModule } from '../changes/changes.module.js';
+import { ClockModule } from '../common/clock.module.js';
+import { HostResolver, SystemHostResolver } from './security/host-resolver.js';
+import { SecretCipher } from './security/secret-cipher.js';
+import { WebhookTargetPolicy } from './security/webhook-target-policy.js';
+import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/** Webhooks: subscriptions to the change feed (`/api/webhooks`) and their delivery. */
+@Module({
+  imports: [ClockModule, ChangesModule],
+  controllers: [WebhooksController],
+  providers: [
+    WebhooksRepository,
+    WebhooksService,
+    SecretCipher,
+    WebhookTargetPolicy,
+    { provide: HostResolver, useClass: SystemHostResolver },
+  ],
+})
+export class WebhooksModule {}
