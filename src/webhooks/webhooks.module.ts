@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ChangesModule } from '../changes/changes.module.js';
 import { ClockModule } from '../common/clock.module.js';
+import { DeliveryRepository } from './delivery/delivery.repository.js';
+import { HttpWebhookTransport } from './delivery/http-webhook-transport.js';
+import { WebhookDeliverer } from './delivery/webhook-deliverer.js';
+import { WebhookTransport } from './delivery/webhook-transport.js';
+import { WebhookMetrics } from './webhook.metrics.js';
 import { HostResolver, SystemHostResolver } from './security/host-resolver.js';
 import { SecretCipher } from './security/secret-cipher.js';
 import { WebhookTargetPolicy } from './security/webhook-target-policy.js';
@@ -18,6 +23,14 @@ import { WebhooksService } from './webhooks.service.js';
     SecretCipher,
     WebhookTargetPolicy,
     { provide: HostResolver, useClass: SystemHostResolver },
+    DeliveryRepository,
+    WebhookDeliverer,
+    WebhookMetrics,
+    {
+      provide: WebhookTransport,
+      inject: [WebhookTargetPolicy],
+      useFactory: (policy: WebhookTargetPolicy) => new HttpWebhookTransport(policy),
+    },
   ],
 })
 export class WebhooksModule {}
