@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChangesModule } from '../changes/changes.module.js';
 import { ClockModule } from '../common/clock.module.js';
+import { DeliveriesRetention } from './delivery/deliveries-retention.js';
 import { DeliveryRepository } from './delivery/delivery.repository.js';
 import { HttpWebhookTransport } from './delivery/http-webhook-transport.js';
 import { WebhookDeliverer } from './delivery/webhook-deliverer.js';
@@ -24,6 +25,7 @@ import { WebhooksService } from './webhooks.service.js';
     WebhookTargetPolicy,
     { provide: HostResolver, useClass: SystemHostResolver },
     DeliveryRepository,
+    DeliveriesRetention,
     WebhookDeliverer,
     WebhookMetrics,
     {

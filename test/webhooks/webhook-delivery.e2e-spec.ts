@@ -1,4 +1,5 @@
 import { Clock } from '../../src/common/clock.js';
+import { DeliveriesRetention } from '../../src/webhooks/delivery/deliveries-retention.js';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/delivery/retry-schedule.js';
 import { WebhookDeliverer } from '../../src/webhooks/delivery/webhook-deliverer.js';
 import { FakeClock } from '../fakes/fake-clock.js';
@@ -333,6 +334,18 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
       hangingReceiver.dropHanging();
       await hangingReceiver.close();
     }
+  });
+
+  it('forgets attempts older than the feed’s retention', async () => {
+    const created = await subscribe({});
+    await recordChanges(testApp, aChange('acme', 'IMP-21'));
+    await deliverer.drain();
+    expect(await deliveries(created.id)).toHaveLength(1);
+
+    clock.advance(testApp.config.changes.retentionDays * 86_400_000 + 60_000);
+    await testApp.app.get(DeliveriesRetention).prune();
+
+    expect(await deliveries(created.id)).toEqual([]);
   });
 
   it('counts attempts and subscriptions in /metrics', async () => {

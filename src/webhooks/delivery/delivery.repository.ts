@@ -240,6 +240,20 @@ export class DeliveryRepository {
     );
   }
 
+  /** Deletes up to `batch` attempts made before `instant`, oldest first; returns how many went. */
+  async pruneDeliveriesBefore(instant: Date, batch: number): Promise<number> {
+    const [row] = await rowsOf<{ deleted: number }>(
+      this.database.db,
+      sql`WITH doomed AS (
+            DELETE FROM webhook_deliveries WHERE id IN (
+              SELECT id FROM webhook_deliveries WHERE attempted_at < ${instant.toISOString()}::timestamptz
+               ORDER BY attempted_at LIMIT ${batch})
+            RETURNING id)
+          SELECT count(*)::int AS deleted FROM doomed`,
+    );
+    return row?.deleted ?? 0;
+  }
+
   /** How many subscriptions there are in each status. */
   async countByStatus(): Promise<Record<WebhookStatus, number>> {
     const rows = await rowsOf<{ status: WebhookStatus; count: number }>(
