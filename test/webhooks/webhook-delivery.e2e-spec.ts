@@ -1,3 +1,4 @@
+import { UsersRepository } from '../../src/auth/users/users.repository.js';
 import { Clock } from '../../src/common/clock.js';
 import { DeliveriesRetention } from '../../src/webhooks/delivery/deliveries-retention.js';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/delivery/retry-schedule.js';
@@ -259,6 +260,23 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
     await deliverer.drain();
 
     expect(receiver.acceptedNumeros).toEqual(['IMP-12']);
+  });
+
+  it('holds a disabled user’s webhooks until the user is enabled again', async () => {
+    await subscribe({});
+    const users = testApp.app.get(UsersRepository);
+    await users.update('acme', { active: false });
+    try {
+      await recordChanges(testApp, aChange('acme', 'IMP-22'));
+      await deliverer.drain();
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await users.update('acme', { active: true });
+    }
+
+    await deliverer.drain();
+
+    expect(receiver.acceptedNumeros).toEqual(['IMP-22']);
   });
 
   it('replays from a cursor with the same webhook-ids', async () => {

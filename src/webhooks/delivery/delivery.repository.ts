@@ -98,7 +98,10 @@ interface NextChangeRow {
 export class DeliveryRepository {
   constructor(private readonly database: DatabaseService) {}
 
-  /** Leases up to `limit` active subscriptions that have a change to look at and are due at `now`. */
+  /**
+   * Leases up to `limit` active subscriptions of active users that have a change to look at and
+   * are due at `now`.
+   */
   async claim(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<LeasedSubscription[]> {
     const rows = await rowsOf<LeasedRow>(
       this.database.db,
@@ -110,6 +113,8 @@ export class DeliveryRepository {
                 AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= ${now.toISOString()}::timestamptz)
                 AND (c.lease_expires_at IS NULL OR c.lease_expires_at <= ${now.toISOString()}::timestamptz)
                 AND c.position < (SELECT last_position FROM change_feed_head)
+                -- A disabled user's webhooks wait, as their tokens do.
+                AND EXISTS (SELECT 1 FROM users u WHERE u.id = c.owner_id AND u.active)
               ORDER BY c.next_attempt_at NULLS FIRST, c.id
               LIMIT ${limit}
               FOR UPDATE SKIP LOCKED)

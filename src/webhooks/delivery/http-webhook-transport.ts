@@ -24,8 +24,9 @@ export interface HttpTransportLimits {
  * (rebinding) never reaches a refused address. Redirects are not followed.
  */
 export class HttpWebhookTransport extends WebhookTransport implements OnApplicationShutdown {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 4 });
+  // No socket limit: an attempt's time runs from the request, so it must never queue for a socket.
+  private readonly httpAgent = new http.Agent({ keepAlive: true });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true });
 
   constructor(
     private readonly policy: WebhookTargetPolicy,
