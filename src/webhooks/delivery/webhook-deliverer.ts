@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import {
   Injectable,
   Logger,
@@ -62,7 +63,10 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     private readonly database: DatabaseService,
     private readonly clock: Clock,
     private readonly metrics: WebhookMetrics,
-  ) {}
+  ) {
+    // Every attempt in flight listens for shutdown on this one signal.
+    setMaxListeners(CONCURRENT_SUBSCRIPTIONS + 1, this.stop.signal);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.poll = setInterval(() => this.wake(), POLL_EVERY_MS);
