@@ -12,7 +12,7 @@ const LAYERS = [
   ['auth'],
   ['processes'],
   ['changes'], // the change feed renders processes' follow-up events
-  ['sync'], // records changes while it writes processes
+  ['sync', 'webhooks'], // sync records changes; webhooks deliver them
   ['demo', 'legacy-tracking', 'portal'],
   ['health'], // readiness reads every dependency, the demo's first sync included
   ['cli'],

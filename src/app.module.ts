@@ -19,6 +19,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { UserRateLimitGuard } from './rate-limit/user-rate-limit.guard.js';
 import { RedisModule } from './redis/redis.module.js';
 import { SyncModule } from './sync/sync.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 @Module({
   imports: [
@@ -32,6 +33,7 @@ import { SyncModule } from './sync/sync.module.js';
     AuthModule,
     ProcessesModule,
     ChangesModule,
+    WebhooksModule,
     LegacyTrackingModule,
     SyncModule,
     DemoModule,

@@ -86,8 +86,8 @@ export function configureApp(app: NestExpressApplication): void {
       origin: config.cors.origins,
       // Plain OPTIONS requests go on to routing (404/405/410) instead of a blanket 204.
       preflightContinue: !isPreflight,
-      // A read-only API: the methods and request headers a portal sends, nothing more.
-      methods: ['GET', 'HEAD', 'POST'],
+      // The methods and request headers a portal sends, nothing more (PATCH and DELETE for webhooks).
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
       allowedHeaders: CORS_REQUEST_HEADERS,
       // What a browser portal must be able to read: paging, caching, tracing, retry and limit hints.
       exposedHeaders: CORS_EXPOSED_HEADERS,

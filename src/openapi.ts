@@ -26,6 +26,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('auth', 'Sign in for an access token and a refresh token; refresh; sign out')
     .addTag('processes', 'The import/export processes the caller may see')
     .addTag('changes', 'What changed in those processes, replayable by cursor or pushed as it happens')
+    .addTag('webhooks', 'The change feed POSTed to the caller’s own systems, signed per Standard Webhooks')
     .addTag('legacy', 'Retired routes, answering 410 with their successors')
     .addTag('operational', 'Probes and metrics for operators (no token)')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: JWT_DESCRIPTION })

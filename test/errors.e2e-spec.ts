@@ -115,7 +115,7 @@ describe('Errors and cross-cutting HTTP behaviour', () => {
         .set('Access-Control-Request-Headers', 'authorization,if-none-match')
         .expect(204);
       expect(response.headers['access-control-allow-origin']).toBe('https://portal.example.com');
-      expect(response.headers['access-control-allow-methods']).toBe('GET,HEAD,POST');
+      expect(response.headers['access-control-allow-methods']).toBe('GET,HEAD,POST,PATCH,DELETE');
       expect(response.headers['access-control-allow-headers']).toBe(
         'Authorization,Content-Type,If-None-Match,Last-Event-ID,X-Request-Id',
       );

@@ -164,17 +164,25 @@ describe('OpenAPI document', () => {
     it('names each operation for the client that calls it', () => {
       expect(operations.map(({ operation }) => operation.operationId).sort()).toEqual(
         [
+          'createWebhook',
+          'deleteWebhook',
           'getLiveness',
           'getMetrics',
           'getProcess',
           'getReadiness',
+          'getWebhook',
           'listChanges',
           'listProcesses',
+          'listWebhookDeliveries',
+          'listWebhooks',
           'login',
           'logout',
           'refreshToken',
+          'replayWebhook',
+          'rotateWebhookSecret',
           'streamChanges',
           'trackingRetired',
+          'updateWebhook',
         ].sort(),
       );
     });

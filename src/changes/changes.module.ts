@@ -35,6 +35,7 @@ import { ChangeFeedMetrics } from './change-feed.metrics.js';
       },
     },
   ],
-  exports: [ChangeFeedMetrics],
+  // Webhooks start and replay their deliveries where a stream would.
+  exports: [ChangeFeedMetrics, ChangesService],
 })
 export class ChangesModule {}

@@ -269,6 +269,51 @@ describe(loadAppConfig.name, () => {
       },
     );
   });
+
+  describe('webhooks', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: SECRET };
+
+    it('allows http and private targets in demo mode only, unless told otherwise', () => {
+      expect(loadAppConfig({}).webhooks).toMatchObject({ allowHttp: true, allowPrivateTargets: true });
+      expect(loadAppConfig(production).webhooks).toMatchObject({
+        allowHttp: false,
+        allowPrivateTargets: false,
+      });
+      expect(
+        loadAppConfig({ ...production, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })
+          .webhooks,
+      ).toMatchObject({ allowHttp: true, allowPrivateTargets: true });
+      expect(loadAppConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }).webhooks.allowPrivateTargets).toBe(
+        false,
+      );
+    });
+
+    it('reads the secrets key, or derives one from the JWT secret', () => {
+      const key = Buffer.alloc(32, 7);
+      const configured = loadAppConfig({ ...production, WEBHOOK_SECRET_KEY: key.toString('base64') });
+      const derived = loadAppConfig(production);
+
+      expect(configured.webhooks).toMatchObject({ secretKey: key, secretKeyDerived: false });
+      expect(derived.webhooks.secretKeyDerived).toBe(true);
+      expect(derived.webhooks.secretKey).toHaveLength(32);
+      expect(loadAppConfig(production).webhooks.secretKey).toEqual(derived.webhooks.secretKey);
+    });
+
+    it.each(['short', Buffer.alloc(16).toString('base64'), `${'A'.repeat(43)}`])(
+      'refuses the key %j',
+      (value) => {
+        expect(problemWith({ WEBHOOK_SECRET_KEY: value })).toContain(
+          'WEBHOOK_SECRET_KEY: must be 32 bytes in base64',
+        );
+      },
+    );
+
+    it('refuses flags other than true or false', () => {
+      expect(problemWith({ WEBHOOK_ALLOW_HTTP: 'yes' })).toContain(
+        'WEBHOOK_ALLOW_HTTP: must be true or false',
+      );
+    });
+  });
 });
 
 describe(startupLogSettings.name, () => {

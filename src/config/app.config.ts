@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -64,6 +64,16 @@ export class AppConfig {
      */
     stalledReaderMs: number;
   };
+  webhooks!: {
+    /** `http://` receivers accepted (`https://` only otherwise). */
+    allowHttp: boolean;
+    /** Loopback, private, multicast and reserved receivers accepted (link-local never). */
+    allowPrivateTargets: boolean;
+    /** The AES-256-GCM key that encrypts webhook secrets at rest (32 bytes). */
+    secretKey: Buffer;
+    /** True when no `WEBHOOK_SECRET_KEY` was configured and the key was derived from the JWT secret. */
+    secretKeyDerived: boolean;
+  };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
   portal!: { enabled: boolean };
   /** Demo mode: no database URL and not production; simulator data and demo users. */
@@ -122,6 +132,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   }
 
   const demoMode = vars.DATABASE_URL === undefined && nodeEnv !== 'production';
+  const jwtSecret = vars.JWT_SECRET ?? randomBytes(48).toString('base64url');
   return Object.assign(new AppConfig(), {
     nodeEnv,
     port: vars.PORT ?? 3000,
@@ -132,7 +143,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       statementTimeoutMs: vars.DATABASE_STATEMENT_TIMEOUT_MS ?? 5000,
     },
     jwt: {
-      secret: vars.JWT_SECRET ?? randomBytes(48).toString('base64url'),
+      secret: jwtSecret,
       secretGenerated: vars.JWT_SECRET === undefined,
       expiresInSeconds: vars.JWT_EXPIRES_IN ?? 900,
       refreshExpiresInSeconds: vars.JWT_REFRESH_EXPIRES_IN ?? 604800,
@@ -159,9 +170,30 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       streamsPerUser: vars.CHANGES_STREAMS_PER_USER ?? 5,
       stalledReaderMs: 60_000,
     },
-    portal: { enabled: vars.PORTAL_ENABLED === undefined ? demoMode : vars.PORTAL_ENABLED === 'true' },
+    webhooks: {
+      allowHttp: flag(vars.WEBHOOK_ALLOW_HTTP, demoMode),
+      allowPrivateTargets: flag(vars.WEBHOOK_ALLOW_PRIVATE_TARGETS, demoMode),
+      secretKey:
+        vars.WEBHOOK_SECRET_KEY === undefined
+          ? derivedWebhookKey(jwtSecret)
+          : Buffer.from(vars.WEBHOOK_SECRET_KEY, 'base64'),
+      secretKeyDerived: vars.WEBHOOK_SECRET_KEY === undefined,
+    },
+    portal: { enabled: flag(vars.PORTAL_ENABLED, demoMode) },
     demoMode,
   } satisfies AppConfig);
+}
+
+/** A true/false variable; unset: `fallback`. */
+const flag = (value: 'true' | 'false' | undefined, fallback: boolean): boolean =>
+  value === undefined ? fallback : value === 'true';
+
+/**
+ * Without `WEBHOOK_SECRET_KEY`, the key is derived from the JWT secret (HKDF-SHA256), so that
+ * every instance of one deployment reads the secrets the others stored.
+ */
+function derivedWebhookKey(jwtSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', jwtSecret, 'process-lookup', 'webhook-secrets', 32));
 }
 
 const isAbout = (variable: string) => (problem: string) => problem.startsWith(`${variable}:`);

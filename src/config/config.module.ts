@@ -8,6 +8,12 @@ function loadAndReport(): AppConfig {
       'JWT_SECRET is not set: using a random secret, so tokens stop working when the service restarts',
     );
   }
+  if (config.nodeEnv === 'production' && config.webhooks.secretKeyDerived) {
+    new Logger('Config').warn(
+      'WEBHOOK_SECRET_KEY is not set: webhook secrets are encrypted with a key derived from JWT_SECRET, ' +
+        'so changing JWT_SECRET makes them unreadable',
+    );
+  }
   return config;
 }
 

@@ -175,4 +175,19 @@ export class EnvironmentVariables {
   @Transform(emptyAsUnset)
   @IsIn(LOG_LEVELS)
   LOG_LEVEL?: (typeof LOG_LEVELS)[number];
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsIn(BOOLEANS, { message: 'must be true or false' })
+  WEBHOOK_ALLOW_HTTP?: (typeof BOOLEANS)[number];
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsIn(BOOLEANS, { message: 'must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE_TARGETS?: (typeof BOOLEANS)[number];
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' })
+  WEBHOOK_SECRET_KEY?: string;
 }

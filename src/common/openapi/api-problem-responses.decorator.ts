@@ -48,6 +48,7 @@ const EXAMPLE_DETAILS = {
   endpointRetired: 'GET /api/tracking was retired in March 2026. Use GET /api/processes.',
   cursorExpired:
     'The cursor is older than the 30 days of changes kept: read the list again, then follow from a fresh cursor',
+  webhookLimitReached: 'At most 10 webhooks per user: delete one first',
   requestTimeout: 'The request did not arrive within 30 s',
   payloadTooLarge: 'The request body exceeds 16 KiB',
   unsupportedMediaType: 'The body must be application/json',
@@ -81,7 +82,7 @@ export function problemExample(problem: ProblemKey, invalid?: FieldError): Recor
  */
 export function ApiProblemResponses(
   statuses: number[],
-  invalid: FieldError,
+  invalid?: FieldError,
 ): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ProblemResponseDto),
@@ -128,7 +129,7 @@ export function ApiLoginProblemResponses(
 
 function problemResponse(
   status: number,
-  invalid: FieldError,
+  invalid: FieldError | undefined,
   problems: ReadonlyArray<(typeof PROBLEM_TYPES)[ProblemKey]>,
 ): MethodDecorator & ClassDecorator {
   const unauthorized = problems.some((problem) => problem.type === PROBLEM_TYPES.unauthorized.type);

@@ -7,6 +7,11 @@ export const PROBLEM_TYPES = {
   methodNotAllowed: { type: '/problems/method-not-allowed', title: 'Method not allowed', status: 405 },
   endpointRetired: { type: '/problems/endpoint-retired', title: 'Endpoint retired', status: 410 },
   cursorExpired: { type: '/problems/cursor-expired', title: 'Cursor expired', status: 410 },
+  webhookLimitReached: {
+    type: '/problems/webhook-limit-reached',
+    title: 'Webhook limit reached',
+    status: 409,
+  },
   requestTimeout: { type: '/problems/request-timeout', title: 'Request timeout', status: 408 },
   payloadTooLarge: { type: '/problems/payload-too-large', title: 'Payload too large', status: 413 },
   unsupportedMediaType: {

@@ -1,0 +1,275 @@
+import { Injectable } from '@nestjs/common';
+import { sql, type SQL } from 'drizzle-orm';
+import { DatabaseService } from '../../database/database.service.js';
+import { rowsOf } from '../../database/sql-rows.js';
+import { WEBHOOK_STATUSES, type WebhookStatus } from '../../database/schema.js';
+import type { ChangeKind } from '../../domain/change-kinds.js';
+
+/** A subscription an instance has leased, with what delivering its next change needs. */
+export interface LeasedSubscription {
+  id: string;
+  url: string;
+  kinds: ChangeKind[] | null;
+  customerIds: string[] | null;
+  /** The last change delivered. */
+  position: number;
+  failedAttempts: number;
+  /** Encrypted. */
+  secret: string;
+  /** Encrypted; null when none, or when it no longer signs. */
+  previousSecret: string | null;
+}
+
+/** The next change for a subscription, as the feed stores it. */
+export interface PendingChange {
+  position: number;
+  cursor: string;
+  kind: ChangeKind;
+  recordedAtMs: number;
+  json: string;
+}
+
+/** What comes after a subscription's position, read in one snapshot with the feed's extent. */
+export interface NextChange {
+  change: PendingChange | null;
+  /** The feed's last position: with no change for the subscription, it may move up to here. */
+  lastPosition: number;
+  /** Retention deleted the changes up to here. */
+  prunedThrough: number;
+}
+
+/** The row an attempt leaves in the deliveries log. */
+export interface AttemptLog {
+  messageId: string;
+  kind: ChangeKind;
+  attempt: number;
+  attemptedAt: Date;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  nextAttemptAt: Date | null;
+}
+
+/** What an attempt does to its subscription, if this instance still holds it at `fromPosition`. */
+export interface AttemptResult {
+  subscriptionId: string;
+  leaseOwner: string;
+  fromPosition: number;
+  /** On success, the change's position; null otherwise. */
+  advanceTo: number | null;
+  failedAttempts: number;
+  nextAttemptAt: Date | null;
+  /** Why the subscription is disabled now; null to leave its status. */
+  disabledReason: string | null;
+  /** Keeps the lease until then; null gives it back. */
+  leaseUntil: Date | null;
+  log: AttemptLog;
+}
+
+interface LeasedRow {
+  id: string;
+  url: string;
+  kinds: ChangeKind[] | null;
+  customer_ids: string[] | null;
+  position: string;
+  failed_attempts: number;
+  secret: string;
+  previous_secret: string | null;
+}
+
+interface NextChangeRow {
+  last_position: string;
+  pruned_through: string;
+  position: string | null;
+  cursor: string | null;
+  kind: ChangeKind | null;
+  recorded_at_ms: string | null;
+  body: string | null;
+}
+
+/**
+ * The deliverers' statements. Work on a subscription is leased (`lease_owner` until
+ * `lease_expires_at`): a claim takes only subscriptions whose lease is free or expired, skipping
+ * rows another instance is claiming at that moment, and every later write is fenced by the lease
+ * and the position it started from, so an instance that lost its lease (it stalled, or it was
+ * taken for dead) changes nothing.
+ */
+@Injectable()
+export class DeliveryRepository {
+  constructor(private readonly database: DatabaseService) {}
+
+  /**
+   * Leases up to `limit` active subscriptions of active users that have a change to look at and
+   * are due at `now`.
+   */
+  async claim(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<LeasedSubscription[]> {
+    const rows = await rowsOf<LeasedRow>(
+      this.database.db,
+      sql`UPDATE webhook_subscriptions s
+             SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil.toISOString()}::timestamptz
+           WHERE s.id IN (
+             SELECT c.id FROM webhook_subscriptions c
+              WHERE c.status = 'ACTIVE'
+                AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= ${now.toISOString()}::timestamptz)
+                AND (c.lease_expires_at IS NULL OR c.lease_expires_at <= ${now.toISOString()}::timestamptz)
+                AND c.position < (SELECT last_position FROM change_feed_head)
+                -- A disabled user's webhooks wait, as their tokens do.
+                AND EXISTS (SELECT 1 FROM users u WHERE u.id = c.owner_id AND u.active)
+              ORDER BY c.next_attempt_at NULLS FIRST, c.id
+              LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED)
+          RETURNING s.id, s.url, s.kinds, s.customer_ids, s.position::text, s.failed_attempts, s.secret,
+                    CASE WHEN s.previous_secret_expires_at > ${now.toISOString()}::timestamptz
+                         THEN s.previous_secret END AS previous_secret`,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      url: row.url,
+      kinds: row.kinds,
+      customerIds: row.customer_ids,
+      position: Number(row.position),
+      failedAttempts: row.failed_attempts,
+      secret: row.secret,
+      previousSecret: row.previous_secret,
+    }));
+  }
+
+  /**
+   * The first change after the subscription's position that it sees (its creator's customers) and
+   * asked for (its kinds), with the feed's extent as of the same snapshot. Positions are committed
+   * in order, so a change not there now never appears below the extent read with it.
+   */
+  async nextChange(subscription: LeasedSubscription): Promise<NextChange> {
+    const after = subscription.position;
+    const kinds = subscription.kinds === null ? null : JSON.stringify(subscription.kinds);
+    const kindMatches = sql`(${kinds}::json IS NULL OR kind IN (SELECT json_array_elements_text(${kinds}::json)))`;
+    const columns = sql.raw('position, kind, recorded_at, body');
+    const next: SQL =
+      subscription.customerIds === null
+        ? sql`SELECT ${columns} FROM process_changes
+               WHERE position > ${after} AND ${kindMatches} ORDER BY position LIMIT 1`
+        : sql`SELECT pc.* FROM json_array_elements_text(${JSON.stringify(subscription.customerIds)}::json) AS v(customer_id)
+               CROSS JOIN LATERAL (
+                 SELECT ${columns} FROM process_changes
+                  WHERE customer_id = v.customer_id AND position > ${after} AND ${kindMatches}
+                  ORDER BY position LIMIT 1) AS pc
+               ORDER BY pc.position LIMIT 1`;
+    const [row] = await rowsOf<NextChangeRow>(
+      this.database.db,
+      sql`SELECT h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position) AS cursor,
+                 c.kind, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text AS recorded_at_ms, c.body
+            FROM change_feed_head h LEFT JOIN LATERAL (${next}) AS c ON true`,
+    );
+    if (row === undefined) throw new Error('the change feed has no head row: were the migrations applied?');
+    return {
+      lastPosition: Number(row.last_position),
+      prunedThrough: Number(row.pruned_through),
+      change:
+        row.position === null
+          ? null
+          : {
+              position: Number(row.position),
+              cursor: row.cursor!,
+              kind: row.kind!,
+              recordedAtMs: Number(row.recorded_at_ms),
+              json: row.body!,
+            },
+    };
+  }
+
+  /** Moves past changes that are not for the subscription, up to `toPosition`; false when it lost the lease. */
+  async passOver(
+    subscription: LeasedSubscription,
+    owner: string,
+    toPosition: number,
+    leaseUntil: Date,
+  ): Promise<boolean> {
+    const rows = await rowsOf<{ id: string }>(
+      this.database.db,
+      sql`UPDATE webhook_subscriptions
+             SET position = ${toPosition}, lease_expires_at = ${leaseUntil.toISOString()}::timestamptz
+           WHERE id = ${subscription.id} AND lease_owner = ${owner} AND position = ${subscription.position}
+          RETURNING id`,
+    );
+    return rows.length > 0;
+  }
+
+  /** Disables the subscription without an attempt (it cannot be delivered as it stands). */
+  async disable(subscription: LeasedSubscription, owner: string, reason: string): Promise<void> {
+    await this.database.db.execute(
+      sql`UPDATE webhook_subscriptions SET status = 'DISABLED', disabled_reason = ${reason}
+           WHERE id = ${subscription.id} AND lease_owner = ${owner} AND position = ${subscription.position}`,
+    );
+  }
+
+  /**
+   * Writes an attempt's outcome and its row in the deliveries log in one transaction: the
+   * position moves only with the row of the 2xx that moved it. Nothing is written (false) when
+   * this instance no longer holds the subscription at the position it started from.
+   */
+  async record(result: AttemptResult): Promise<boolean> {
+    return this.database.db.transaction(async (tx) => {
+      const disabled = result.disabledReason;
+      const updated = await rowsOf<{ id: string }>(
+        tx,
+        sql`UPDATE webhook_subscriptions
+               SET position = coalesce(${result.advanceTo}::bigint, position),
+                   failed_attempts = ${result.failedAttempts},
+                   next_attempt_at = ${result.nextAttemptAt?.toISOString() ?? null}::timestamptz,
+                   status = CASE WHEN ${disabled}::text IS NULL THEN status ELSE 'DISABLED' END,
+                   disabled_reason = coalesce(${disabled}::text, disabled_reason),
+                   lease_owner = CASE WHEN ${result.leaseUntil === null} THEN NULL ELSE lease_owner END,
+                   lease_expires_at = ${result.leaseUntil?.toISOString() ?? null}::timestamptz
+             WHERE id = ${result.subscriptionId} AND lease_owner = ${result.leaseOwner}
+               AND position = ${result.fromPosition}
+            RETURNING id`,
+      );
+      if (updated.length === 0) return false;
+      const log = result.log;
+      await tx.execute(
+        sql`INSERT INTO webhook_deliveries (subscription_id, message_id, kind, attempt, attempted_at,
+                                            response_status, duration_ms, error, next_attempt_at)
+            VALUES (${result.subscriptionId}, ${log.messageId}, ${log.kind}, ${log.attempt},
+                    ${log.attemptedAt.toISOString()}::timestamptz, ${log.responseStatus}, ${log.durationMs},
+                    ${log.error}, ${log.nextAttemptAt?.toISOString() ?? null}::timestamptz)`,
+      );
+      return true;
+    });
+  }
+
+  /** Gives the lease back, so that any instance may take the subscription when it is next due. */
+  async release(subscriptionId: string, owner: string): Promise<void> {
+    await this.database.db.execute(
+      sql`UPDATE webhook_subscriptions SET lease_owner = NULL, lease_expires_at = NULL
+           WHERE id = ${subscriptionId} AND lease_owner = ${owner}`,
+    );
+  }
+
+  /** Deletes up to `batch` attempts made before `instant`, oldest first; returns how many went. */
+  async pruneDeliveriesBefore(instant: Date, batch: number): Promise<number> {
+    const [row] = await rowsOf<{ deleted: number }>(
+      this.database.db,
+      sql`WITH doomed AS (
+            DELETE FROM webhook_deliveries WHERE id IN (
+              SELECT id FROM webhook_deliveries WHERE attempted_at < ${instant.toISOString()}::timestamptz
+               ORDER BY attempted_at LIMIT ${batch})
+            RETURNING id)
+          SELECT count(*)::int AS deleted FROM doomed`,
+    );
+    return row?.deleted ?? 0;
+  }
+
+  /** How many subscriptions there are in each status. */
+  async countByStatus(): Promise<Record<WebhookStatus, number>> {
+    const rows = await rowsOf<{ status: WebhookStatus; count: number }>(
+      this.database.db,
+      sql`SELECT status, count(*)::int AS count FROM webhook_subscriptions GROUP BY status`,
+    );
+    const counts = Object.fromEntries(WEBHOOK_STATUSES.map((status) => [status, 0])) as Record<
+      WebhookStatus,
+      number
+    >;
+    for (const row of rows) counts[row.status] = row.count;
+    return counts;
+  }
+}

@@ -1,0 +1,166 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ChangeDto } from '../../changes/dto/change.response.dto.js';
+import { CHANGE_KINDS, type ChangeKind } from '../../domain/change-kinds.js';
+import { WEBHOOK_STATUSES, type WebhookStatus } from '../../database/schema.js';
+
+const EVENT_TYPES = CHANGE_KINDS.map((kind) => `process.${kind.toLowerCase()}`);
+
+export class WebhookResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://erp.example.com/hooks/process-lookup' })
+  url!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, example: 'ERP import' })
+  description!: string | null;
+
+  @ApiProperty({
+    enum: CHANGE_KINDS,
+    isArray: true,
+    nullable: true,
+    description: 'The kinds of change delivered; null: every kind',
+  })
+  kinds!: ChangeKind[] | null;
+
+  @ApiProperty({
+    enum: WEBHOOK_STATUSES,
+    description:
+      '`ACTIVE` delivers; `PAUSED` waits for its owner; `DISABLED` stopped by the service (see `disabledReason`): ' +
+      'a replay or a `PATCH` to `ACTIVE` resumes it where it stopped',
+  })
+  status!: WebhookStatus;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Why the service disabled it; null otherwise' })
+  disabledReason!: string | null;
+
+  @ApiProperty({
+    description: 'The cursor of the last change delivered (or passed over as not for this subscription)',
+    example: 'AAAAAAAAAQn44-hy',
+    maxLength: 16,
+  })
+  position!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    description: 'How many attempts of the next change have failed so far',
+  })
+  failedAttempts!: number;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When the failed change is tried again; null when nothing is waiting for a retry',
+  })
+  nextAttemptAt!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt!: string;
+}
+
+export class CreatedWebhookResponseDto extends WebhookResponseDto {
+  @ApiProperty({
+    description:
+      'The signing secret (`whsec_` and 32 bytes in base64), shown only here and at rotation: keep it with the receiver',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
+  secret!: string;
+}
+
+export class WebhookListResponseDto {
+  @ApiProperty({ type: [WebhookResponseDto], maxItems: 10 })
+  data!: WebhookResponseDto[];
+}
+
+export class WebhookSecretResponseDto {
+  @ApiProperty({
+    description:
+      'The new signing secret, shown only here. For 24 h deliveries carry two signatures, the new secret’s and the old one’s',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
+  secret!: string;
+}
+
+export class WebhookDeliveryResponseDto {
+  @ApiProperty({ description: 'The attempt’s id', example: '1042' })
+  id!: string;
+
+  @ApiProperty({
+    description: 'The `webhook-id` sent: the change’s cursor, the same on every retry and replay',
+    example: 'AAAAAAAAAQn44-hy',
+  })
+  messageId!: string;
+
+  @ApiProperty({ enum: CHANGE_KINDS })
+  kind!: ChangeKind;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    description: '1 for the first attempt of the change',
+  })
+  attempt!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  attemptedAt!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    description:
+      'The receiver’s HTTP status; null when it gave none (timeout, connection failure, refused target)',
+  })
+  responseStatus!: number | null;
+
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0 })
+  durationMs!: number;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'What went wrong; null on success' })
+  error!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When this change is tried again; null after a success or when the subscription was disabled',
+  })
+  nextAttemptAt!: string | null;
+}
+
+export class WebhookDeliveriesPageResponseDto {
+  @ApiProperty({ type: [WebhookDeliveryResponseDto], description: 'Newest first' })
+  data!: WebhookDeliveryResponseDto[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Ask with `after=<next>` for older attempts; null when there are none',
+  })
+  next!: string | null;
+
+  @ApiProperty()
+  hasMore!: boolean;
+}
+
+/**
+ * The body of every delivery (`POST` to the subscription's URL), signed per Standard Webhooks v1:
+ * headers `webhook-id` (the change's cursor), `webhook-timestamp` and `webhook-signature`.
+ */
+export class WebhookPayloadDto {
+  @ApiProperty({ enum: EVENT_TYPES, description: '`process.` and the change’s kind in lower case' })
+  type!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the change was recorded' })
+  timestamp!: string;
+
+  @ApiProperty({ type: ChangeDto, description: 'The change as `GET /api/changes` gives it' })
+  data!: ChangeDto;
+}

@@ -1,0 +1,213 @@
+import { Injectable } from '@nestjs/common';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { DatabaseService } from '../database/database.service.js';
+import { users, webhookDeliveries, webhookSubscriptions, type WebhookStatus } from '../database/schema.js';
+import type { ChangeKind } from '../domain/change-kinds.js';
+import type { WebhookDelivery, WebhookSubscription } from './webhook-subscription.js';
+
+export interface NewSubscription {
+  ownerId: string;
+  url: string;
+  description: string | null;
+  kinds: ChangeKind[] | null;
+  customerIds: string[] | null;
+  position: number;
+  encryptedSecret: string;
+  now: Date;
+}
+
+export interface SubscriptionChanges {
+  url?: string;
+  description?: string | null;
+  kinds?: ChangeKind[] | null;
+  status?: 'ACTIVE' | 'PAUSED';
+}
+
+type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+
+/** The subscriptions as their owners manage them; every statement is scoped to the owner. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(private readonly database: DatabaseService) {}
+
+  /**
+   * Inserts the subscription unless the owner already has `limit`; null then. The owner's user
+   * row is locked meanwhile, so that concurrent creations count one after the other.
+   */
+  async createWithin(limit: number, subscription: NewSubscription): Promise<WebhookSubscription | null> {
+    return this.database.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, subscription.ownerId)).for('update');
+      const [owned] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(webhookSubscriptions)
+        .where(eq(webhookSubscriptions.ownerId, subscription.ownerId));
+      if ((owned?.count ?? 0) >= limit) return null;
+      const now = subscription.now.toISOString();
+      const [row] = await tx
+        .insert(webhookSubscriptions)
+        .values({
+          ownerId: subscription.ownerId,
+          url: subscription.url,
+          description: subscription.description,
+          kinds: subscription.kinds,
+          customerIds: subscription.customerIds,
+          position: subscription.position,
+          secret: subscription.encryptedSecret,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return toSubscription(row!);
+    });
+  }
+
+  async listOwned(ownerId: string): Promise<WebhookSubscription[]> {
+    const rows = await this.database.db
+      .select()
+      .from(webhookSubscriptions)
+      .where(eq(webhookSubscriptions.ownerId, ownerId))
+      .orderBy(webhookSubscriptions.createdAt, webhookSubscriptions.id);
+    return rows.map(toSubscription);
+  }
+
+  async findOwned(id: string, ownerId: string): Promise<WebhookSubscription | null> {
+    const [row] = await this.database.db.select().from(webhookSubscriptions).where(owned(id, ownerId));
+    return row === undefined ? null : toSubscription(row);
+  }
+
+  /**
+   * Applies the changes; `ACTIVE` on a disabled or paused subscription resumes it where it
+   * stopped, its failed message due at once.
+   */
+  async update(
+    id: string,
+    ownerId: string,
+    changes: SubscriptionChanges,
+    now: Date,
+  ): Promise<WebhookSubscription | null> {
+    const resume =
+      changes.status === 'ACTIVE'
+        ? { failedAttempts: 0, nextAttemptAt: null, disabledReason: null }
+        : changes.status === 'PAUSED'
+          ? { disabledReason: null }
+          : {};
+    const [row] = await this.database.db
+      .update(webhookSubscriptions)
+      .set({ ...changes, ...resume, updatedAt: now.toISOString() })
+      .where(owned(id, ownerId))
+      .returning();
+    return row === undefined ? null : toSubscription(row);
+  }
+
+  async delete(id: string, ownerId: string): Promise<boolean> {
+    const rows = await this.database.db
+      .delete(webhookSubscriptions)
+      .where(owned(id, ownerId))
+      .returning({ id: webhookSubscriptions.id });
+    return rows.length > 0;
+  }
+
+  /** The subscription's encrypted secret, for a rotation to keep as the previous one. */
+  async encryptedSecret(id: string, ownerId: string): Promise<string | null> {
+    const [row] = await this.database.db
+      .select({ secret: webhookSubscriptions.secret })
+      .from(webhookSubscriptions)
+      .where(owned(id, ownerId));
+    return row?.secret ?? null;
+  }
+
+  /** Signs with `secret` from now on, and with the one it replaces until `previousExpiresAt`. */
+  async rotateSecret(
+    id: string,
+    ownerId: string,
+    secret: string,
+    previousExpiresAt: Date,
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await this.database.db
+      .update(webhookSubscriptions)
+      .set({
+        previousSecret: sql`${webhookSubscriptions.secret}`,
+        previousSecretExpiresAt: previousExpiresAt.toISOString(),
+        secret,
+        updatedAt: now.toISOString(),
+      })
+      .where(owned(id, ownerId))
+      .returning({ id: webhookSubscriptions.id });
+    return rows.length > 0;
+  }
+
+  /**
+   * Moves delivery back (or on) to just after `position`; a disabled subscription is active again,
+   * a paused one stays paused.
+   */
+  async replayFrom(
+    id: string,
+    ownerId: string,
+    position: number,
+    now: Date,
+  ): Promise<WebhookSubscription | null> {
+    const [row] = await this.database.db
+      .update(webhookSubscriptions)
+      .set({
+        position,
+        failedAttempts: 0,
+        nextAttemptAt: null,
+        status: sql<WebhookStatus>`CASE WHEN ${webhookSubscriptions.status} = 'DISABLED' THEN 'ACTIVE' ELSE ${webhookSubscriptions.status} END`,
+        disabledReason: null,
+        updatedAt: now.toISOString(),
+      })
+      .where(owned(id, ownerId))
+      .returning();
+    return row === undefined ? null : toSubscription(row);
+  }
+
+  /** Up to `limit` attempts, newest first, before the attempt `beforeId` (null: the newest). */
+  async deliveries(
+    subscriptionId: string,
+    limit: number,
+    beforeId: number | null,
+  ): Promise<WebhookDelivery[]> {
+    const rows = await this.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.subscriptionId, subscriptionId),
+          beforeId === null ? undefined : lt(webhookDeliveries.id, beforeId),
+        ),
+      )
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(limit);
+    return rows.map((row) => ({
+      id: row.id,
+      messageId: row.messageId,
+      kind: row.kind,
+      attempt: row.attempt,
+      attemptedAt: new Date(row.attemptedAt),
+      responseStatus: row.responseStatus,
+      durationMs: row.durationMs,
+      error: row.error,
+      nextAttemptAt: row.nextAttemptAt === null ? null : new Date(row.nextAttemptAt),
+    }));
+  }
+}
+
+const owned = (id: string, ownerId: string) =>
+  and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.ownerId, ownerId));
+
+function toSubscription(row: SubscriptionRow): WebhookSubscription {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    kinds: row.kinds as ChangeKind[] | null,
+    status: row.status,
+    disabledReason: row.disabledReason,
+    position: row.position,
+    failedAttempts: row.failedAttempts,
+    nextAttemptAt: row.nextAttemptAt === null ? null : new Date(row.nextAttemptAt),
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  };
+}

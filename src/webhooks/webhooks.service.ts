@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
+import { ChangesService, type FeedStart } from '../changes/changes.service.js';
+import { Clock } from '../common/clock.js';
+import { InvalidRequestException, ProblemException } from '../common/problems/problem.exception.js';
+import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
+import type { CreateWebhookRequestDto, UpdateWebhookRequestDto } from './dto/webhook.request.dto.js';
+import { SecretCipher } from './security/secret-cipher.js';
+import { newWebhookSecret } from './security/webhook-secret.js';
+import { TargetRefusedError, WebhookTargetPolicy } from './security/webhook-target-policy.js';
+import {
+  PREVIOUS_SECRET_VALID_MS,
+  WEBHOOKS_PER_USER,
+  type WebhookDelivery,
+  type WebhookSubscription,
+} from './webhook-subscription.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A page of the deliveries log, newest first. */
+export interface DeliveriesPage {
+  deliveries: WebhookDelivery[];
+  hasMore: boolean;
+}
+
+/**
+ * Subscriptions as their owners manage them. A subscription sees what its creator saw at creation;
+ * another user's subscription is the same 404 as a missing one.
+ */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly repository: WebhooksRepository,
+    private readonly changes: ChangesService,
+    private readonly policy: WebhookTargetPolicy,
+    private readonly cipher: SecretCipher,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(
+    user: AuthenticatedUser,
+    request: CreateWebhookRequestDto,
+  ): Promise<{ subscription: WebhookSubscription; secret: string }> {
+    await this.assertTarget(request.url);
+    const position = await this.changes.streamStart(request);
+    const secret = newWebhookSecret();
+    const subscription = await this.repository.createWithin(WEBHOOKS_PER_USER, {
+      ownerId: user.id,
+      url: request.url,
+      description: request.description ?? null,
+      kinds: request.kinds ?? null,
+      customerIds: visibilityOf(user).customerIds,
+      position,
+      encryptedSecret: this.cipher.encrypt(secret),
+      now: this.clock.now(),
+    });
+    if (subscription === null) {
+      throw new ProblemException(PROBLEM_TYPES.webhookLimitReached, {
+        detail: `At most ${WEBHOOKS_PER_USER} webhooks per user: delete one first`,
+      });
+    }
+    return { subscription, secret };
+  }
+
+  list(user: AuthenticatedUser): Promise<WebhookSubscription[]> {
+    return this.repository.listOwned(user.id);
+  }
+
+  async get(user: AuthenticatedUser, id: string): Promise<WebhookSubscription> {
+    return found(UUID.test(id) ? await this.repository.findOwned(id, user.id) : null);
+  }
+
+  async update(
+    user: AuthenticatedUser,
+    id: string,
+    request: UpdateWebhookRequestDto,
+  ): Promise<WebhookSubscription> {
+    await this.get(user, id);
+    if (request.url !== undefined) await this.assertTarget(request.url);
+    return found(await this.repository.update(id, user.id, request, this.clock.now()));
+  }
+
+  async delete(user: AuthenticatedUser, id: string): Promise<void> {
+    if (!UUID.test(id) || !(await this.repository.delete(id, user.id))) throw notFound();
+  }
+
+  /** A new secret; the one it replaces goes on signing for 24 h beside it. */
+  async rotateSecret(user: AuthenticatedUser, id: string): Promise<string> {
+    await this.get(user, id);
+    const secret = newWebhookSecret();
+    const now = this.clock.now();
+    const previousExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS);
+    const rotated = await this.repository.rotateSecret(
+      id,
+      user.id,
+      this.cipher.encrypt(secret),
+      previousExpiresAt,
+      now,
+    );
+    if (!rotated) throw notFound();
+    return secret;
+  }
+
+  /** Delivery goes back (or on) to `start`, within retention (else 410). */
+  async replay(user: AuthenticatedUser, id: string, start: FeedStart): Promise<WebhookSubscription> {
+    await this.get(user, id);
+    if (start.after === undefined && start.since === undefined) {
+      throw new InvalidRequestException([
+        { in: 'body', name: 'after', message: 'or since is required: where delivery goes back to' },
+      ]);
+    }
+    const position = await this.changes.streamStart(start);
+    return found(await this.repository.replayFrom(id, user.id, position, this.clock.now()));
+  }
+
+  async deliveries(
+    user: AuthenticatedUser,
+    id: string,
+    limit: number,
+    beforeId: number | null,
+  ): Promise<DeliveriesPage> {
+    await this.get(user, id);
+    const rows = await this.repository.deliveries(id, limit + 1, beforeId);
+    return { deliveries: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+
+  private async assertTarget(url: string): Promise<void> {
+    try {
+      await this.policy.permittedAddresses(url);
+    } catch (error) {
+      if (!(error instanceof TargetRefusedError)) throw error;
+      throw new InvalidRequestException([{ in: 'body', name: 'url', message: error.message }]);
+    }
+  }
+}
+
+function found(subscription: WebhookSubscription | null): WebhookSubscription {
+  if (subscription === null) throw notFound();
+  return subscription;
+}
+
+function notFound(): ProblemException {
+  return new ProblemException(PROBLEM_TYPES.notFound, { detail: 'No such webhook' });
+}

@@ -1,0 +1,380 @@
+import { UsersRepository } from '../../src/auth/users/users.repository.js';
+import { Clock } from '../../src/common/clock.js';
+import { DeliveriesRetention } from '../../src/webhooks/delivery/deliveries-retention.js';
+import { RETRY_DELAYS_MS } from '../../src/webhooks/delivery/retry-schedule.js';
+import { WebhookDeliverer } from '../../src/webhooks/delivery/webhook-deliverer.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
+import { closedPort } from '../../src/testing/closed-port.js';
+import { TestApp } from '../support/test-app.js';
+import { TEST_DATABASE_TARGETS } from '../../src/testing/test-database.js';
+import { waitUntil } from '../support/wait-until.js';
+import { aChange, recordChanges } from './support/record-changes.js';
+import { verifiedWith, WebhookReceiver } from './support/webhook-receiver.js';
+
+interface Created {
+  id: string;
+  secret: string;
+}
+
+interface Delivery {
+  messageId: string;
+  kind: string;
+  attempt: number;
+  responseStatus: number | null;
+  error: string | null;
+  nextAttemptAt: string | null;
+}
+
+/** Just past the longest a jittered delay can be (+10%). */
+const pastDelay = (delayMs: number) => Math.ceil(delayMs * 1.1) + 1000;
+
+describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
+  let testApp: TestApp;
+  let clock: FakeClock;
+  let receiver: WebhookReceiver;
+  let token: string;
+  let staffToken: string;
+  let deliverer: WebhookDeliverer;
+
+  const subscribe = async (body: object, as = token): Promise<Created> => {
+    const response = await testApp.http
+      .post('/api/webhooks')
+      .set('Authorization', `Bearer ${as}`)
+      .send({ url: receiver.url, ...body })
+      .expect(201);
+    return response.body as Created;
+  };
+  const webhook = async (id: string) =>
+    (await testApp.http.get(`/api/webhooks/${id}`).set('Authorization', `Bearer ${token}`).expect(200))
+      .body as { status: string; disabledReason: string | null; position: string; failedAttempts: number };
+  const deliveries = async (id: string): Promise<Delivery[]> =>
+    (
+      (
+        await testApp.http
+          .get(`/api/webhooks/${id}/deliveries?limit=100`)
+          .set('Authorization', `Bearer ${token}`)
+          .expect(200)
+      ).body as { data: Delivery[] }
+    ).data;
+
+  beforeAll(async () => {
+    clock = new FakeClock(new Date());
+    testApp = await TestApp.start({
+      target,
+      env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      override: (builder) => builder.overrideProvider(Clock).useValue(clock),
+    });
+    deliverer = testApp.app.get(WebhookDeliverer);
+    await testApp.addCustomers({ id: 'acme', name: 'ACME' }, { id: 'globex', name: 'Globex' });
+    await testApp.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
+    await testApp.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
+    token = await testApp.login('acme', 'acme-pass-1');
+    staffToken = await testApp.login('operator', 'operator-pass-1');
+  });
+
+  beforeEach(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+
+  afterEach(async () => {
+    await deliverer.drain();
+    for (const as of [token, staffToken]) {
+      const { body } = await testApp.http.get('/api/webhooks').set('Authorization', `Bearer ${as}`);
+      for (const { id } of (body as { data: Array<{ id: string }> }).data) {
+        await testApp.http.delete(`/api/webhooks/${id}`).set('Authorization', `Bearer ${as}`).expect(204);
+      }
+    }
+    await receiver.close();
+  });
+
+  afterAll(() => testApp.close());
+
+  it('delivers every visible change in feed order, signed, with the change’s cursor as webhook-id', async () => {
+    const created = await subscribe({});
+    await recordChanges(
+      testApp,
+      aChange('acme', 'IMP-1', 'PROCESS_ADDED'),
+      aChange('globex', 'IMP-2', 'PROCESS_ADDED'),
+      aChange('acme', 'IMP-1', 'STATUS_CHANGED'),
+    );
+    await recordChanges(testApp, aChange('acme', 'IMP-3', 'FOLLOW_ADDED'));
+
+    await deliverer.drain();
+
+    const { body: feed } = await testApp.http.get('/api/changes').set('Authorization', `Bearer ${token}`);
+    const changes = (feed as { data: Array<{ cursor: string; recordedAt: string }> }).data.slice(-3);
+    expect(receiver.received.map((delivery) => [delivery.id, delivery.payload.type])).toEqual([
+      [changes[0]!.cursor, 'process.process_added'],
+      [changes[1]!.cursor, 'process.status_changed'],
+      [changes[2]!.cursor, 'process.follow_added'],
+    ]);
+    for (const [index, delivery] of receiver.received.entries()) {
+      expect(verifiedWith(created.secret, delivery, clock)).toBe(true);
+      expect(delivery.contentType).toBe('application/json');
+      expect(delivery.timestamp).toBe(String(Math.floor(clock.now().getTime() / 1000)));
+      expect(delivery.payload).toEqual({
+        type: delivery.payload.type,
+        timestamp: changes[index]!.recordedAt,
+        data: changes[index],
+      });
+    }
+    expect((await webhook(created.id)).position).toBe(changes[2]!.cursor);
+    expect(
+      (await deliveries(created.id)).map((d) => [d.messageId, d.attempt, d.responseStatus, d.error]),
+    ).toEqual([
+      [changes[2]!.cursor, 1, 200, null],
+      [changes[1]!.cursor, 1, 200, null],
+      [changes[0]!.cursor, 1, 200, null],
+    ]);
+  });
+
+  it('delivers only the kinds asked for, and staff subscriptions every customer', async () => {
+    await subscribe({ kinds: ['STATUS_CHANGED'] });
+    const staffReceiver = await WebhookReceiver.start();
+    try {
+      await subscribe({ url: staffReceiver.url }, staffToken);
+      await recordChanges(
+        testApp,
+        aChange('acme', 'IMP-4', 'PROCESS_UPDATED'),
+        aChange('globex', 'IMP-5', 'STATUS_CHANGED'),
+        aChange('acme', 'IMP-6', 'STATUS_CHANGED'),
+      );
+
+      await deliverer.drain();
+
+      expect(receiver.acceptedNumeros).toEqual(['IMP-6']);
+      expect(staffReceiver.acceptedNumeros).toEqual(['IMP-4', 'IMP-5', 'IMP-6']);
+    } finally {
+      await staffReceiver.close();
+    }
+  });
+
+  it('tries a failed change again on the schedule, later changes waiting behind it, with the same webhook-id', async () => {
+    const created = await subscribe({});
+    let failures = 2;
+    receiver.answer = () => (failures-- > 0 ? { status: 500 } : { status: 204 });
+    await recordChanges(testApp, aChange('acme', 'IMP-7'), aChange('acme', 'IMP-8'));
+
+    await deliverer.drain();
+    expect(receiver.received.map((d) => d.payload.data.numero)).toEqual(['IMP-7']);
+    const [first] = await deliveries(created.id);
+    expect(first).toMatchObject({ attempt: 1, responseStatus: 500, error: 'the receiver answered 500' });
+    const due = Date.parse(first!.nextAttemptAt!) - clock.now().getTime();
+    expect(due).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[0] * 0.9 - 1000);
+    expect(due).toBeLessThanOrEqual(RETRY_DELAYS_MS[0] * 1.1);
+
+    clock.advance(pastDelay(RETRY_DELAYS_MS[0]));
+    await deliverer.drain();
+    expect(receiver.received).toHaveLength(2);
+    clock.advance(pastDelay(RETRY_DELAYS_MS[1]));
+    await deliverer.drain();
+
+    expect(receiver.received.map((d) => d.payload.data.numero)).toEqual(['IMP-7', 'IMP-7', 'IMP-7', 'IMP-8']);
+    expect(new Set(receiver.received.slice(0, 3).map((d) => d.id)).size).toBe(1);
+    expect((await deliveries(created.id)).map((d) => [d.attempt, d.responseStatus])).toEqual([
+      [1, 204],
+      [3, 204],
+      [2, 500],
+      [1, 500],
+    ]);
+  });
+
+  it('honours a longer Retry-After on 429, and treats a redirect as a failure', async () => {
+    const created = await subscribe({});
+    receiver.answer = () => ({ status: 429, headers: { 'Retry-After': '600' } });
+    await recordChanges(testApp, aChange('acme', 'IMP-9'));
+
+    await deliverer.drain();
+    const [limited] = await deliveries(created.id);
+    // The log shows instants to the second.
+    expect(Math.ceil((Date.parse(limited!.nextAttemptAt!) - clock.now().getTime()) / 1000)).toBe(600);
+
+    receiver.answer = () => ({ status: 302, headers: { Location: `${receiver.url}/elsewhere` } });
+    clock.advance(600_000);
+    await deliverer.drain();
+
+    const [redirected] = await deliveries(created.id);
+    expect(redirected).toMatchObject({ attempt: 2, responseStatus: 302 });
+    expect(redirected!.error).toContain('redirects are not followed');
+    expect(receiver.received).toHaveLength(2);
+  });
+
+  it('disables the subscription on 410, and a PATCH to ACTIVE resumes at the same change', async () => {
+    const created = await subscribe({});
+    receiver.answer = () => ({ status: 410 });
+    await recordChanges(testApp, aChange('acme', 'IMP-10'));
+
+    await deliverer.drain();
+    expect(await webhook(created.id)).toMatchObject({
+      status: 'DISABLED',
+      disabledReason: 'the receiver answered 410 Gone',
+    });
+
+    receiver.answer = () => ({ status: 200 });
+    await testApp.http
+      .patch(`/api/webhooks/${created.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ status: 'ACTIVE' })
+      .expect(200);
+    await deliverer.drain();
+
+    expect(receiver.received.map((d) => d.payload.data.numero)).toEqual(['IMP-10', 'IMP-10']);
+    expect(await webhook(created.id)).toMatchObject({ status: 'ACTIVE', disabledReason: null });
+  });
+
+  it('disables the subscription when the last retry fails too', async () => {
+    const created = await subscribe({});
+    receiver.answer = () => ({ status: 503 });
+    await recordChanges(testApp, aChange('acme', 'IMP-11'));
+
+    await deliverer.drain();
+    for (const delay of RETRY_DELAYS_MS) {
+      clock.advance(pastDelay(delay));
+      await deliverer.drain();
+    }
+
+    expect(receiver.received).toHaveLength(RETRY_DELAYS_MS.length + 1);
+    expect(await webhook(created.id)).toMatchObject({
+      status: 'DISABLED',
+      disabledReason: 'no success after 10 attempts (last: the receiver answered 503)',
+    });
+    expect((await deliveries(created.id))[0]).toMatchObject({ attempt: 10, nextAttemptAt: null });
+  });
+
+  it('does not deliver while paused, and resumes where it stopped', async () => {
+    const created = await subscribe({});
+    await testApp.http
+      .patch(`/api/webhooks/${created.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ status: 'PAUSED' })
+      .expect(200);
+    await recordChanges(testApp, aChange('acme', 'IMP-12'));
+    await deliverer.drain();
+    expect(receiver.received).toEqual([]);
+
+    await testApp.http
+      .patch(`/api/webhooks/${created.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ status: 'ACTIVE' })
+      .expect(200);
+    await deliverer.drain();
+
+    expect(receiver.acceptedNumeros).toEqual(['IMP-12']);
+  });
+
+  it('holds a disabled user’s webhooks until the user is enabled again', async () => {
+    await subscribe({});
+    const users = testApp.app.get(UsersRepository);
+    await users.update('acme', { active: false });
+    try {
+      await recordChanges(testApp, aChange('acme', 'IMP-22'));
+      await deliverer.drain();
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await users.update('acme', { active: true });
+    }
+
+    await deliverer.drain();
+
+    expect(receiver.acceptedNumeros).toEqual(['IMP-22']);
+  });
+
+  it('replays from a cursor with the same webhook-ids', async () => {
+    const created = await subscribe({});
+    await recordChanges(testApp, aChange('acme', 'IMP-13'), aChange('acme', 'IMP-14'));
+    await deliverer.drain();
+    const firstIds = receiver.received.map((d) => d.id);
+
+    const { body: feed } = await testApp.http.get('/api/changes').set('Authorization', `Bearer ${token}`);
+    const all = (feed as { data: Array<{ cursor: string }> }).data;
+    const beforeThem = all[all.length - 3]!.cursor;
+    await testApp.http
+      .post(`/api/webhooks/${created.id}/replay`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ after: beforeThem })
+      .expect(202);
+    await deliverer.drain();
+
+    expect(receiver.received.map((d) => d.id)).toEqual([...firstIds, ...firstIds]);
+  });
+
+  it('signs with both secrets for 24 h after a rotation, then with the new one only', async () => {
+    const created = await subscribe({});
+    const { body: rotated } = await testApp.http
+      .post(`/api/webhooks/${created.id}/secret`)
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    const newSecret = (rotated as { secret: string }).secret;
+
+    await recordChanges(testApp, aChange('acme', 'IMP-15'));
+    await deliverer.drain();
+    const [during] = receiver.received;
+    expect(during!.signature.split(' ')).toHaveLength(2);
+    expect([verifiedWith(newSecret, during!, clock), verifiedWith(created.secret, during!, clock)]).toEqual([
+      true,
+      true,
+    ]);
+
+    clock.advance(24 * 3600_000 + 1000);
+    await recordChanges(testApp, aChange('acme', 'IMP-16'));
+    await deliverer.drain();
+
+    const [, after] = receiver.received;
+    expect(after!.signature.split(' ')).toHaveLength(1);
+    expect([verifiedWith(newSecret, after!, clock), verifiedWith(created.secret, after!, clock)]).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  it('holds back only the failing subscription: a dead and a hanging receiver beside a healthy one', async () => {
+    const dead = await subscribe({ url: `http://127.0.0.1:${await closedPort()}/hooks` });
+    const hangingReceiver = await WebhookReceiver.start();
+    hangingReceiver.answer = () => 'hang';
+    try {
+      await subscribe({ url: hangingReceiver.url });
+      await subscribe({});
+      await recordChanges(testApp, aChange('acme', 'IMP-17'), aChange('acme', 'IMP-18'));
+      await recordChanges(testApp, aChange('acme', 'IMP-19'));
+
+      // The hanging receiver's attempt stays in flight meanwhile (up to the 15 s timeout).
+      deliverer.wake();
+      await waitUntil(() => Promise.resolve(receiver.acceptedNumeros.length === 3), 10_000);
+
+      expect(receiver.acceptedNumeros).toEqual(['IMP-17', 'IMP-18', 'IMP-19']);
+      expect(hangingReceiver.received.map((d) => d.payload.data.numero)).toEqual(['IMP-17']);
+      await waitUntil(async () => (await deliveries(dead.id)).length === 1);
+      expect((await deliveries(dead.id))[0]).toMatchObject({
+        responseStatus: null,
+        error: 'connection refused',
+      });
+    } finally {
+      hangingReceiver.dropHanging();
+      await hangingReceiver.close();
+    }
+  });
+
+  it('forgets attempts older than the feed’s retention', async () => {
+    const created = await subscribe({});
+    await recordChanges(testApp, aChange('acme', 'IMP-21'));
+    await deliverer.drain();
+    expect(await deliveries(created.id)).toHaveLength(1);
+
+    clock.advance(testApp.config.changes.retentionDays * 86_400_000 + 60_000);
+    await testApp.app.get(DeliveriesRetention).prune();
+
+    expect(await deliveries(created.id)).toEqual([]);
+  });
+
+  it('counts attempts and subscriptions in /metrics', async () => {
+    await subscribe({});
+    await recordChanges(testApp, aChange('acme', 'IMP-20'));
+    await deliverer.drain();
+
+    const { text } = await testApp.http.get('/metrics').expect(200);
+
+    expect(text).toMatch(/^webhook_deliveries_total\{outcome="success"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^webhook_subscriptions\{status="ACTIVE"\} 1$/m);
+    expect(text).toMatch(/^webhook_delivery_lag_seconds_count [1-9]\d*$/m);
+  });
+});
