@@ -48,6 +48,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
   let acmeToken: string;
   let staffToken: string;
   let revision = 0;
+  let stalledReaderMs: number;
   const clients: SseClient[] = [];
 
   /** A new process of `customer`, or a later revision of `numero`, as the operations system has it. */
@@ -81,7 +82,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     return (response.body as { data: Change[] }).data;
   };
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     gateway = new FakeOperationsGateway();
     testApp = await TestApp.start({
       target,
@@ -94,12 +95,22 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     await testApp.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
     acmeToken = await testApp.login('acme', 'acme-pass-1');
     staffToken = await testApp.login('operator', 'operator-pass-1');
+    stalledReaderMs = testApp.config.changes.stalledReaderMs;
+  });
+
+  beforeEach(async () => {
+    gateway.reset();
+    await testApp.forgetSyncedData();
   });
 
   afterEach(async () => {
     for (const client of clients.splice(0)) client.close();
-    await testApp.close();
+    // Each test counts its own streams against the per-user limit.
+    await waitUntil(() => Promise.resolve(testApp.app.get(ChangeStreamHub).openStreams === 0));
+    testApp.config.changes.stalledReaderMs = stalledReaderMs;
   });
+
+  afterAll(() => testApp.close());
 
   it('pushes each change a sync records, as the feed serves it, to the streams that may see it', async () => {
     upstream('IMP-1');
@@ -264,14 +275,26 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     // Its slot is free again: the user can open the limit's worth of streams.
     for (let slot = 0; slot < STREAMS_PER_USER; slot++) expect((await open()).response.status).toBe(200);
   });
+});
 
+describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream at shutdown (%s)', (target) => {
   it('closes every stream when the service shuts down', async () => {
-    const streams = [await open(), await open('', {}, staffToken)];
+    const testApp = await TestApp.start({ target });
+    try {
+      const baseUrl = await baseUrlOf(testApp);
+      await testApp.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
+      const headers = { Authorization: `Bearer ${await testApp.login('operator', 'operator-pass-1')}` };
+      const streams = [
+        await SseClient.open(`${baseUrl}/api/changes/stream`, headers),
+        await SseClient.open(`${baseUrl}/api/changes/stream`, headers),
+      ];
 
-    await testApp.app.close();
+      await testApp.app.close();
 
-    await Promise.all(streams.map((stream) => stream.waitForClose(3000)));
-    // afterEach closes it again: harmless.
+      await Promise.all(streams.map((stream) => stream.waitForClose(3000)));
+    } finally {
+      await testApp.close();
+    }
   });
 });
 
