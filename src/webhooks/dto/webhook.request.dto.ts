@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -23,6 +24,44 @@ const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f]*$/;
 
 /** Present (not undefined); `null` is then refused by the validators that follow. */
 const isGiven = (_object: object, value: unknown): boolean => value !== undefined;
+
+/** A webhook's description: optional, nullable, printable characters only. */
+function DescriptionProperty(example?: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'string',
+      nullable: true,
+      maxLength: MAX_DESCRIPTION_LENGTH,
+      pattern: '^[^\\x00-\\x1f\\x7f]*$',
+      ...(example !== undefined && { example }),
+    }),
+    IsOptional(),
+    IsString(),
+    MaxLength(MAX_DESCRIPTION_LENGTH),
+    Matches(NO_CONTROL_CHARACTERS, { message: 'must not contain control characters' }),
+  );
+}
+
+/** The change kinds a webhook delivers: a non-empty set of known kinds, or null for every kind. */
+function KindsProperty(description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      enum: CHANGE_KINDS,
+      isArray: true,
+      nullable: true,
+      minItems: 1,
+      maxItems: CHANGE_KINDS.length,
+      uniqueItems: true,
+      description,
+    }),
+    IsOptional(),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(CHANGE_KINDS.length),
+    ArrayUnique(),
+    IsIn(CHANGE_KINDS, { each: true, message: `each must be one of ${CHANGE_KINDS.join(', ')}` }),
+  );
+}
 
 /** Where delivery starts or goes back to: after a cursor, or from an instant. */
 export class WebhookStartRequestDto {
@@ -60,34 +99,10 @@ export class CreateWebhookRequestDto extends WebhookStartRequestDto {
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
   url!: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    nullable: true,
-    maxLength: MAX_DESCRIPTION_LENGTH,
-    pattern: '^[^\\x00-\\x1f\\x7f]*$',
-    example: 'ERP import',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_DESCRIPTION_LENGTH)
-  @Matches(NO_CONTROL_CHARACTERS, { message: 'must not contain control characters' })
+  @DescriptionProperty('ERP import')
   description?: string | null;
 
-  @ApiPropertyOptional({
-    enum: CHANGE_KINDS,
-    isArray: true,
-    nullable: true,
-    minItems: 1,
-    maxItems: CHANGE_KINDS.length,
-    uniqueItems: true,
-    description: 'The kinds of change delivered; absent or null: every kind (those added later included)',
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(CHANGE_KINDS.length)
-  @ArrayUnique()
-  @IsIn(CHANGE_KINDS, { each: true, message: `each must be one of ${CHANGE_KINDS.join(', ')}` })
+  @KindsProperty('The kinds of change delivered; absent or null: every kind (those added later included)')
   kinds?: ChangeKind[] | null;
 }
 
@@ -104,33 +119,10 @@ export class UpdateWebhookRequestDto {
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
   url?: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    nullable: true,
-    maxLength: MAX_DESCRIPTION_LENGTH,
-    pattern: '^[^\\x00-\\x1f\\x7f]*$',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_DESCRIPTION_LENGTH)
-  @Matches(NO_CONTROL_CHARACTERS, { message: 'must not contain control characters' })
+  @DescriptionProperty()
   description?: string | null;
 
-  @ApiPropertyOptional({
-    enum: CHANGE_KINDS,
-    isArray: true,
-    nullable: true,
-    minItems: 1,
-    maxItems: CHANGE_KINDS.length,
-    uniqueItems: true,
-    description: 'The kinds of change delivered; null: every kind',
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(CHANGE_KINDS.length)
-  @ArrayUnique()
-  @IsIn(CHANGE_KINDS, { each: true, message: `each must be one of ${CHANGE_KINDS.join(', ')}` })
+  @KindsProperty('The kinds of change delivered; null: every kind')
   kinds?: ChangeKind[] | null;
 
   @ApiPropertyOptional({
