@@ -4,6 +4,7 @@ import { DatabaseService } from '../../database/database.service.js';
 import { rowsOf } from '../../database/sql-rows.js';
 import { WEBHOOK_STATUSES, type WebhookStatus } from '../../database/schema.js';
 import type { ChangeKind } from '../../domain/change-kinds.js';
+import type { WebhookDelivery } from '../webhook-subscription.js';
 
 /** A subscription an instance has leased, with what delivering its next change needs. */
 export interface LeasedSubscription {
@@ -38,17 +39,8 @@ export interface NextChange {
   prunedThrough: number;
 }
 
-/** The row an attempt leaves in the deliveries log. */
-export interface AttemptLog {
-  messageId: string;
-  kind: ChangeKind;
-  attempt: number;
-  attemptedAt: Date;
-  responseStatus: number | null;
-  durationMs: number;
-  error: string | null;
-  nextAttemptAt: Date | null;
-}
+/** The row an attempt leaves in the deliveries log (its id is the database's). */
+export type AttemptLog = Omit<WebhookDelivery, 'id'>;
 
 /** What an attempt does to its subscription, if this instance still holds it at `fromPosition`. */
 export interface AttemptResult {
