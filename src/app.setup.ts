@@ -19,12 +19,21 @@ import { servePortal } from './portal/portal.static.js';
 /** Request bodies are at most 16 KiB. */
 const BODY_LIMIT = '16kb';
 
+/**
+ * What a portal's requests carry: its own headers, the `Cache-Control` and `Pragma` that browsers
+ * add beside `If-None-Match`, and the W3C trace context that browser telemetry adds.
+ */
 const CORS_REQUEST_HEADERS = [
   'Authorization',
   'Content-Type',
   'If-None-Match',
   'Last-Event-ID',
   'X-Request-Id',
+  'Cache-Control',
+  'Pragma',
+  'Accept-Language',
+  'traceparent',
+  'tracestate',
 ];
 const CORS_EXPOSED_HEADERS = [
   'ETag',
@@ -72,13 +81,21 @@ export function configureApp(app: NestExpressApplication): void {
     }),
   );
   // Without TLS in front, upgrade-insecure-requests would send /docs's assets to https (a blank
-  // page on any address but localhost) and HSTS would be meaningless.
+  // page on any address but localhost), HSTS would be meaningless, and browsers ignore COOP from an
+  // untrustworthy origin with a console error.
   app.use(
     helmet({
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.servedOverTls ? [] : null } },
       strictTransportSecurity: config.servedOverTls,
+      crossOriginOpenerPolicy: config.servedOverTls,
     }),
   );
+  const allowedHeaders = [
+    ...CORS_REQUEST_HEADERS,
+    ...config.cors.allowedHeaders.filter(
+      (name) => !CORS_REQUEST_HEADERS.some((own) => own.toLowerCase() === name.toLowerCase()),
+    ),
+  ];
   app.enableCors((request: Request, callback) => {
     const isPreflight =
       request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
@@ -86,9 +103,9 @@ export function configureApp(app: NestExpressApplication): void {
       origin: config.cors.origins,
       // Plain OPTIONS requests go on to routing (404/405/410) instead of a blanket 204.
       preflightContinue: !isPreflight,
-      // The methods and request headers a portal sends, nothing more (PATCH and DELETE for webhooks).
+      // The methods of the API's routes, and the request headers a portal sends.
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-      allowedHeaders: CORS_REQUEST_HEADERS,
+      allowedHeaders,
       // What a browser portal must be able to read: paging, caching, tracing, retry and limit hints.
       exposedHeaders: CORS_EXPOSED_HEADERS,
       maxAge: 600,

@@ -2,12 +2,14 @@ import { connect, type AddressInfo } from 'node:net';
 import { JwtService } from '@nestjs/jwt';
 import { sql } from 'drizzle-orm';
 import { ChangeStreamHub } from '../src/changes/change-stream.hub.js';
+import { Clock } from '../src/common/clock.js';
 import { DAY_MS } from '../src/common/instant.js';
 import { rowsOf } from '../src/database/sql-rows.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
 import { anOperationsProcess } from '../src/testing/operations-process.factory.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
+import { OffsetClock } from '../src/testing/offset-clock.js';
 import { readWholeFeed } from './support/read-whole-feed.js';
 import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
@@ -49,6 +51,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
   let staffToken: string;
   let revision = 0;
   let stalledReaderMs: number;
+  let clock: OffsetClock;
   const clients: SseClient[] = [];
 
   /** A new process of `customer`, or a later revision of `numero`, as the operations system has it. */
@@ -84,10 +87,12 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
 
   beforeAll(async () => {
     gateway = new FakeOperationsGateway();
+    clock = new OffsetClock();
     testApp = await TestApp.start({
       target,
       env: { CHANGES_HEARTBEAT_S: '1', CHANGES_STREAMS_PER_USER: String(STREAMS_PER_USER) },
-      override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),
+      override: (builder) =>
+        builder.overrideProvider(OperationsGateway).useValue(gateway).overrideProvider(Clock).useValue(clock),
     });
     baseUrl = await baseUrlOf(testApp);
     await testApp.addCustomers(acme, globex);
@@ -108,6 +113,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     // Each test counts its own streams against the per-user limit.
     await waitUntil(() => Promise.resolve(testApp.app.get(ChangeStreamHub).openStreams === 0));
     testApp.config.changes.stalledReaderMs = stalledReaderMs;
+    clock.offsetMs = 0;
   });
 
   afterAll(() => testApp.close());
@@ -212,19 +218,53 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     await waitUntil(async () => (await open()).response.status === 200);
   });
 
-  it('closes when the token expires', async () => {
+  /** An access token of acme's user, and its `exp`, that expires `seconds` after now (or before). */
+  const acmeTokenExpiringIn = async (seconds: number) => {
     const jwt = testApp.app.get(JwtService);
     const { sub } = jwt.decode<{ sub: string }>(acmeToken);
-    const shortLived = await jwt.signAsync(
+    const token = await jwt.signAsync(
       { sub },
-      { expiresIn: 2, header: { alg: 'HS256', typ: 'at+jwt' } },
+      { expiresIn: seconds, header: { alg: 'HS256', typ: 'at+jwt' } },
     );
-    const stream = await open('', {}, shortLived);
+    return { token, exp: jwt.decode<{ exp: number }>(token).exp };
+  };
+
+  it('first asks a reconnecting EventSource to wait 5 s', async () => {
+    const stream = await open();
+
+    await stream.waitForComments(1);
+
+    expect(stream.retry).toEqual({ ms: 5000, block: 1 });
+  });
+
+  it('when the token expires, sends reauthenticate, without an id, and then closes', async () => {
+    const { token, exp } = await acmeTokenExpiringIn(600);
+    // The service's clock is 200 ms short of the token's `exp` (its issuer's says 10 minutes).
+    clock.offsetMs = exp * 1000 - 200 - Date.now();
+
+    const stream = await open('', {}, token);
     expect(stream.response.status).toBe(200);
+    await stream.waitForClose();
 
-    await stream.waitForClose(5000);
+    // No id: the reader's Last-Event-ID stays the last change's, to resume from with a fresh token.
+    expect(stream.events).toEqual([
+      { id: undefined, event: 'reauthenticate', data: '{"reason":"token-expired"}' },
+    ]);
+  });
 
-    expect(stream.isClosed).toBe(true);
+  it('opens only for a token that has not expired: no leeway, so no 200-then-close loop', async () => {
+    // 5 s past its `exp`: within the 30 s every other route allows for clock skew.
+    const { token: expired } = await acmeTokenExpiringIn(-5);
+    await testApp.http.get('/api/changes').set('Authorization', `Bearer ${expired}`).expect(200);
+
+    const refused = await fetch(`${baseUrl}/api/changes/stream`, {
+      headers: { Authorization: `Bearer ${expired}` },
+    });
+
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await refused.json()).toMatchObject({ type: '/problems/unauthorized', status: 401 });
   });
 
   it('refuses a Last-Event-ID it did not send, and a cursor past retention', async () => {

@@ -73,15 +73,17 @@ describe('Errors and cross-cutting HTTP behaviour', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-frame-options']).toBeDefined();
     expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
   });
 
-  it('sends HSTS and upgrade-insecure-requests when served over TLS', async () => {
+  it('sends HSTS, COOP and upgrade-insecure-requests when served over TLS', async () => {
     const overTls = await TestApp.start({ env: { SERVED_OVER_TLS: 'true' } });
     try {
       const response = await overTls.http.get('/docs/openapi.json');
       expect(response.headers['strict-transport-security']).toBeDefined();
+      expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
       expect(response.headers['content-security-policy']).toContain('upgrade-insecure-requests');
     } finally {
       await overTls.close();
@@ -107,18 +109,36 @@ describe('Errors and cross-cutting HTTP behaviour', () => {
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
     });
 
-    it('answers an allowed preflight', async () => {
-      const response = await testApp.http
+    const preflight = (app: TestApp, method: string, headers: string) =>
+      app.http
         .options('/api/processes')
         .set('Origin', 'https://portal.example.com')
-        .set('Access-Control-Request-Method', 'GET')
-        .set('Access-Control-Request-Headers', 'authorization,if-none-match')
+        .set('Access-Control-Request-Method', method)
+        .set('Access-Control-Request-Headers', headers)
         .expect(204);
+    const OWN_HEADERS =
+      'Authorization,Content-Type,If-None-Match,Last-Event-ID,X-Request-Id,Cache-Control,Pragma,' +
+      'Accept-Language,traceparent,tracestate';
+
+    it('answers an allowed preflight: the API’s methods, and the headers browsers and tracing add', async () => {
+      const response = await preflight(
+        testApp,
+        'GET',
+        'authorization,if-none-match,cache-control,pragma,traceparent,tracestate',
+      );
       expect(response.headers['access-control-allow-origin']).toBe('https://portal.example.com');
       expect(response.headers['access-control-allow-methods']).toBe('GET,HEAD,POST,PATCH,DELETE');
-      expect(response.headers['access-control-allow-headers']).toBe(
-        'Authorization,Content-Type,If-None-Match,Last-Event-ID,X-Request-Id',
-      );
+      expect(response.headers['access-control-allow-headers']).toBe(OWN_HEADERS);
+    });
+
+    it('allows the request headers CORS_ALLOWED_HEADERS adds, once each', async () => {
+      const withMore = await TestApp.start({ env: { CORS_ALLOWED_HEADERS: 'X-Tenant, baggage, pragma' } });
+      try {
+        const response = await preflight(withMore, 'POST', 'content-type,x-tenant,baggage');
+        expect(response.headers['access-control-allow-headers']).toBe(`${OWN_HEADERS},X-Tenant,baggage`);
+      } finally {
+        await withMore.close();
+      }
     });
   });
 });

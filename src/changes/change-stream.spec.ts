@@ -109,6 +109,42 @@ describe(ChangeStream.name, () => {
     expect(response.destroyed).toBe(true);
   });
 
+  describe('open', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('first tells an EventSource to wait 5 s before it reconnects', () => {
+      const { stream, response } = streamAfter(0);
+
+      stream.open(15_000, 60_000, 120_000);
+
+      expect(response.writes[0]).toMatch(/^retry: 5000\n/);
+    });
+
+    it('when the token expires, sends reauthenticate (no id, so Last-Event-ID stays) and then closes', () => {
+      const { stream, response, ended } = streamAfter(0);
+      stream.open(15_000, 60_000, 120_000);
+
+      jest.advanceTimersByTime(59_999);
+      expect(response.writableEnded).toBe(false);
+      jest.advanceTimersByTime(1);
+
+      expect(response.writes.at(-1)).toBe('event: reauthenticate\ndata: {"reason":"token-expired"}\n\n');
+      expect(response.writableEnded).toBe(true);
+      expect(ended).toHaveBeenCalledWith(stream, 'token-expired');
+    });
+
+    it('says nothing more when it ends for another reason', () => {
+      const { stream, response } = streamAfter(0);
+      stream.open(15_000, 60_000, 120_000);
+
+      stream.end('shutdown');
+      jest.advanceTimersByTime(60_000);
+
+      expect(response.writes.join('')).not.toContain('reauthenticate');
+    });
+  });
+
   it('counts the same customers in any order as one audience, and staff as another', () => {
     const audienceOf = (customerIds: string[] | null) =>
       new ChangeStream('u', { customerIds }, 0, new RecordingResponse() as unknown as Response, jest.fn())

@@ -48,6 +48,10 @@ export type StreamEndReason = 'client-closed' | 'token-expired' | 'shutdown' | '
 /** Bytes a stream may have waiting in its socket before it counts as fallen behind. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long an `EventSource` waits before it reconnects, sent as the stream's first field. */
+const RECONNECT_DELAY_MS = 5000;
+/** The last event of a stream whose token expired: refresh it, then reconnect with `Last-Event-ID`. */
+const REAUTHENTICATE_EVENT = 'event: reauthenticate\ndata: {"reason":"token-expired"}\n\n';
 
 /**
  * One open Server-Sent Events response. `position` is the last feed position it has accounted
@@ -94,11 +98,11 @@ export class ChangeStream {
     // Proxies that buffer (nginx) would hold the events back.
     this.response.setHeader('X-Accel-Buffering', 'no');
     this.response.flushHeaders();
-    this.write(`retry: 3000\n: stream open\n\n`);
+    this.write(`retry: ${RECONNECT_DELAY_MS}\n: stream open\n\n`);
     this.timers.push(setInterval(() => this.write(': keep-alive\n\n'), heartbeatMs));
     // Timers take at most 2^31 - 1 ms (about 24 days); past that Node fires them at once.
     const expiry = Math.min(Math.max(0, expiresInMs), MAX_TIMER_MS);
-    this.timers.push(setTimeout(() => this.end('token-expired'), expiry));
+    this.timers.push(setTimeout(() => this.expire(), expiry));
   }
 
   /** Sends the batch's events after its position, in one write; false when the stream ended. */
@@ -132,6 +136,12 @@ export class ChangeStream {
     // A slow client's socket may never drain: do not wait for it (nor hold the replay waiting).
     if (reason === 'slow-consumer') this.response.destroy();
     this.onEnd(this, reason);
+  }
+
+  private expire(): void {
+    // Without an id: a reader's Last-Event-ID stays the last change's.
+    this.write(REAUTHENTICATE_EVENT);
+    this.end('token-expired');
   }
 
   private write(text: string): void {

@@ -4,6 +4,8 @@ import type { Request, Response } from 'express';
 import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { tokenExpiresAtMs } from '../auth/jwt/token-expiry.js';
+import { unauthorized } from '../auth/jwt/unauthorized.js';
+import { Clock } from '../common/clock.js';
 import type { JsonText } from '../common/http/json-text.js';
 import { JsonTextInterceptor } from '../common/http/json-text.interceptor.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
@@ -32,6 +34,7 @@ export class ChangesController {
   constructor(
     private readonly changes: ChangesService,
     private readonly hub: ChangeStreamHub,
+    private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -63,10 +66,12 @@ export class ChangesController {
     description:
       'Each change is an event `change` whose `id` is its cursor and whose `data` is the change as in ' +
       '`GET /api/changes`. Starts after `Last-Event-ID` (header), else after `after` or from `since`, else at the ' +
-      'current end of the feed. A comment line comes every `CHANGES_HEARTBEAT_S` (15) seconds. The stream ' +
-      'closes when the token expires and when the service shuts down: reconnect with a fresh token and ' +
-      '`Last-Event-ID`. A client that falls more than 1 MiB behind, or takes no bytes for 60 s while some wait ' +
-      'for it (replaying or live), is disconnected and resumes the same way. At ' +
+      'current end of the feed. It sends `retry: 5000` first, and a comment line every `CHANGES_HEARTBEAT_S` ' +
+      '(15) seconds. It opens only for a token that has not expired (no clock-skew leeway: 401 otherwise), and ' +
+      'when the token expires it sends `event: reauthenticate` (data `{"reason":"token-expired"}`) and closes: ' +
+      'refresh the token, then reconnect with `Last-Event-ID`. It also closes when the service shuts down; ' +
+      'reconnect the same way. A client that falls more than 1 MiB behind, or takes no bytes for 60 s while some ' +
+      'wait for it (replaying or live), is disconnected and resumes the same way. At ' +
       'most `CHANGES_STREAMS_PER_USER` (5) open streams per user, counted across all instances of the service ' +
       'when Redis is configured (per instance otherwise, and while Redis is unreachable): 429 beyond. ' +
       'Browsers’ `EventSource` cannot send `Authorization`: read it with `fetch` (see the API guide).',
@@ -81,10 +86,17 @@ export class ChangesController {
     example: 'AAAAAAAAAQn44-hy',
   })
   @ApiOkResponse({
-    description: 'An endless `text/event-stream`: `event: change`, `id: <cursor>`, `data: <Change as JSON>`',
+    description:
+      'A `text/event-stream` until the token expires: `event: change`, `id: <cursor>`, `data: <Change as JSON>`; ' +
+      'last, `event: reauthenticate`',
     content: {
       'text/event-stream': {
-        schema: { type: 'string', example: 'id: AAAAAAAAAQn44-hy\nevent: change\ndata: {…}\n\n' },
+        schema: {
+          type: 'string',
+          example:
+            'retry: 5000\n: stream open\n\nid: AAAAAAAAAQn44-hy\nevent: change\ndata: {…}\n\n' +
+            'event: reauthenticate\ndata: {"reason":"token-expired"}\n\n',
+        },
       },
     },
   })
@@ -96,6 +108,10 @@ export class ChangesController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
+    const expiresAtMs = tokenExpiresAtMs(request);
+    // The guard allows for clock skew; a stream opened on an expired token would close at once, and
+    // its client would reconnect with the same token again and again.
+    if (expiresAtMs <= this.clock.now().getTime()) throw unauthorized(true);
     if (lastEventId !== undefined && !isCursor(lastEventId)) {
       throw new InvalidRequestException([
         { in: 'header', name: 'Last-Event-ID', message: 'must be the id of an event this stream sent' },
@@ -108,6 +124,6 @@ export class ChangesController {
       response.status(200).type('text/event-stream').end();
       return;
     }
-    await this.hub.open(response, user, position, tokenExpiresAtMs(request));
+    await this.hub.open(response, user, position, expiresAtMs);
   }
 }

@@ -44,7 +44,8 @@ export class AppConfig {
   };
   sync!: { intervalSeconds: number };
   redisUrl!: string | null;
-  cors!: { origins: string[] };
+  /** Origins allowed exactly; request headers allowed beyond the service's own (`CORS_ALLOWED_HEADERS`). */
+  cors!: { origins: string[]; allowedHeaders: string[] };
   /** After a termination signal: how long the listener keeps accepting, readiness 503, before closing. */
   shutdownGraceMs!: number;
   /** Clients reach the service over HTTPS (here or at a proxy): HSTS and upgrade-insecure-requests. */
@@ -121,6 +122,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (badOrigin !== undefined) {
     problems.push(`CORS_ORIGINS: "${badOrigin}" is not an origin like https://portal.example.com`);
   }
+  const corsAllowedHeaders = parseList(vars.CORS_ALLOWED_HEADERS);
+  const badHeader = corsAllowedHeaders.find((name) => !HEADER_NAME.test(name));
+  if (badHeader !== undefined) {
+    problems.push(`CORS_ALLOWED_HEADERS: "${badHeader}" is not a header name like X-Tenant`);
+  }
   const trustProxy = parseTrustProxy(vars.TRUST_PROXY);
   if (trustProxy === undefined) {
     problems.push(
@@ -159,7 +165,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     },
     sync: { intervalSeconds: vars.SYNC_INTERVAL_S ?? 60 },
     redisUrl: vars.REDIS_URL ?? null,
-    cors: { origins: corsOrigins },
+    cors: { origins: corsOrigins, allowedHeaders: corsAllowedHeaders },
     servedOverTls: vars.SERVED_OVER_TLS === 'true',
     shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 3000,
     trustProxy: trustProxy ?? false,
@@ -195,6 +201,9 @@ const flag = (value: 'true' | 'false' | undefined, fallback: boolean): boolean =
 function derivedWebhookKey(jwtSecret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', jwtSecret, 'process-lookup', 'webhook-secrets', 32));
 }
+
+/** A header field name: an RFC 9110 token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const isAbout = (variable: string) => (problem: string) => problem.startsWith(`${variable}:`);
 

@@ -124,6 +124,11 @@ export class EnvironmentVariables {
   @IsOptional()
   @Transform(emptyAsUnset)
   @IsString()
+  CORS_ALLOWED_HEADERS?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
   TRUST_PROXY?: string;
 
   @IsOptional()

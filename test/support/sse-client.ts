@@ -12,6 +12,9 @@ export interface ServerSentEvent {
 export class SseClient {
   readonly events: ServerSentEvent[] = [];
   readonly comments: string[] = [];
+  /** The reconnection delay the server asked for (`retry:`), and in which block it came. */
+  retry: { ms: number; block: number } | undefined;
+  private blocks = 0;
   /** Resolves when the server ends the stream (or the connection fails). */
   readonly closed: Promise<void>;
   private readonly controller = new AbortController();
@@ -97,6 +100,7 @@ export class SseClient {
   }
 
   private parseBlock(block: string): void {
+    this.blocks += 1;
     const event: ServerSentEvent = { id: undefined, event: 'message', data: '' };
     let hasData = false;
     for (const line of block.split('\n')) {
@@ -108,6 +112,7 @@ export class SseClient {
       const field = colon < 0 ? line : line.slice(0, colon);
       const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
       if (field === 'id') event.id = value;
+      else if (field === 'retry') this.retry = { ms: Number(value), block: this.blocks };
       else if (field === 'event') event.event = value;
       else if (field === 'data') {
         event.data = hasData ? `${event.data}\n${value}` : value;
