@@ -29,7 +29,13 @@ export default {
   maxWorkers: 2,
   projects: [
     // Pure: no database, no network, no real waiting. Beside the code they test.
-    { ...shared, displayName: 'unit', rootDir: 'src', testMatch: ['**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      rootDir: 'src',
+      testMatch: ['**/*.spec.ts'],
+      setupFiles: ['<rootDir>/testing/unit-tier.setup.ts'],
+    },
     // Real PGlite and PostgreSQL, Redis, loopback servers. Beside the code they test too.
     { ...shared, displayName: 'integration', rootDir: 'src', testMatch: ['**/*.integration-spec.ts'] },
     // The whole app, one per file, through HTTP only.
