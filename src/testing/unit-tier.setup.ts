@@ -7,5 +7,5 @@ import net from 'node:net';
 const refuse = (what: string) => () => {
   throw new Error(`A unit spec ${what}: name it *.integration-spec.ts (unit specs use no network)`);
 };
-net.Socket.prototype.connect = refuse('opened a connection') as never;
+net.Socket.prototype.connect = refuse('opened a connection');
 net.Server.prototype.listen = refuse('started a server') as never;
