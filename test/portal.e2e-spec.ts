@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { JwtService } from '@nestjs/jwt';
+import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
@@ -21,23 +24,32 @@ import { waitUntil } from './support/wait-until.js';
 /** Screenshots for a reviewer to look at; not committed. */
 const SCREENSHOTS = 'test-output/portal';
 const STATUSES = ['OPEN', 'BOOKED', 'IN_TRANSIT', 'ARRIVED', 'CUSTOMS_CLEARANCE', 'DELIVERED'] as const;
+/** The newest process: its ETA before every event, its last event at the very end of its track. */
+const LATE = 'IMP-2026-000025';
 
-/** 25 processes of acme (two pages of 20) and one of globex, each with a few events. */
+/**
+ * 25 processes of acme (two pages of 20) and one of globex, each with a few events. Every fifth
+ * goes by air and every fifth by road (the rest by sea), every fourth is an export, every third's
+ * customs channel is red (the others' yellow).
+ */
 function processes(): OperationsProcess[] {
   const acme = Array.from({ length: 25 }, (_, index) => {
     const numero = `IMP-2026-${String(index + 1).padStart(6, '0')}`;
     const day = String((index % 27) + 1).padStart(2, '0');
+    const channel = index % 3 === 0 ? 'RED' : 'YELLOW';
     return anOperationsProcess({
       numero,
       status: STATUSES[index % STATUSES.length],
       updatedAt: `2026-03-${day}T12:00:00Z`,
-      customsChannel: 'YELLOW',
-      freeTimeEndsAt: '2026-03-30',
+      mode: index % 5 === 1 ? 'AIR' : index % 5 === 2 ? 'ROAD' : 'SEA',
+      type: index % 4 === 3 ? 'EXPORT' : 'IMPORT',
+      customsChannel: channel,
+      ...(numero === LATE ? { eta: '2026-01-20', freeTimeEndsAt: null } : { freeTimeEndsAt: '2026-03-30' }),
       customs: {
         declarationType: 'DUIMP',
         declarationNumber: `26BR00001234${String(index).padStart(2, '0')}-0`,
         registeredAt: '2026-02-25T14:05:00Z',
-        channel: 'YELLOW',
+        channel,
         channelAssignedAt: '2026-02-25T18:40:00Z',
         clearedAt: null,
         ceMercante: { master: '152605012345678', house: null },
@@ -61,6 +73,16 @@ function processes(): OperationsProcess[] {
           description: 'Navio partiu de Shanghai',
           occurredAt: '2026-02-21T03:00:00Z',
         }),
+        ...(numero === LATE
+          ? [
+              anEvent({
+                id: `${numero}-4`,
+                code: 'CUSTOMS_DECLARATION_REGISTERED',
+                description: 'Declaração registrada',
+                occurredAt: '2026-02-25T14:05:00Z',
+              }),
+            ]
+          : []),
       ],
     });
   });
@@ -71,6 +93,40 @@ function processes(): OperationsProcess[] {
   return [...acme, globex];
 }
 
+/** Builds the portal as `npm run build:portal` does, into `outDir` under `base` when given. */
+function buildPortal(options: { outDir?: string; base?: string } = {}): void {
+  execFileSync(
+    process.execPath,
+    [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      '--config',
+      'portal/vite.config.ts',
+      '--logLevel',
+      'error',
+      ...(options.outDir === undefined ? [] : ['--outDir', options.outDir, '--emptyOutDir']),
+    ],
+    { env: { ...process.env, ...(options.base !== undefined && { PORTAL_BASE: options.base }) } },
+  );
+}
+
+/** A host name that is not loopback, so that Chromium treats plain HTTP to it as untrustworthy. */
+const PLAIN_HOST = 'portal.test';
+/** The path a copy of the portal built with PORTAL_BASE is served under. */
+const OTHER_BASE = '/tools/processes';
+
+/**
+ * axe-core's serious and critical violations on the page as it is, as `rule: element`. Evaluated
+ * through the DevTools protocol, which the page's Content-Security-Policy does not restrict.
+ */
+async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  return page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then(({ violations }) =>
+    violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .flatMap((violation) => violation.nodes.map((node) => violation.id + ': ' + node.target.join(' '))))`);
+}
+
 describe('the reference portal in Chromium', () => {
   const gateway = new FakeOperationsGateway();
   let browser: Browser | null;
@@ -78,25 +134,25 @@ describe('the reference portal in Chromium', () => {
   let apiOrigin: string;
   let listedOrigin: Awaited<ReturnType<typeof serveStaticFiles>>;
   let unlistedOrigin: Awaited<ReturnType<typeof serveStaticFiles>>;
+  let otherBaseOrigin: Awaited<ReturnType<typeof serveStaticFiles>>;
+  let otherBaseBuild: string;
   let consoleErrors: string[];
 
   beforeAll(async () => {
-    browser = await launchChromium('portal browser suite');
-    if (browser === null) return;
-    execFileSync(process.execPath, [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--config',
-      'portal/vite.config.ts',
-      '--logLevel',
-      'error',
+    browser = await launchChromium('portal browser suite', [
+      `--host-resolver-rules=MAP ${PLAIN_HOST} 127.0.0.1`,
     ]);
+    if (browser === null) return;
+    buildPortal();
+    otherBaseBuild = mkdtempSync(join(tmpdir(), 'portal-other-base-'));
+    buildPortal({ outDir: otherBaseBuild, base: `${OTHER_BASE}/` });
     mkdirSync(SCREENSHOTS, { recursive: true });
     listedOrigin = await serveStaticFiles(PORTAL_BUILD_DIRECTORY, '/portal');
     unlistedOrigin = await serveStaticFiles(PORTAL_BUILD_DIRECTORY, '/portal');
+    otherBaseOrigin = await serveStaticFiles(otherBaseBuild, OTHER_BASE);
     for (const process of processes()) gateway.put(process, anOperationsDetail(process));
     testApp = await TestApp.start({
-      env: { PORTAL_ENABLED: 'true', CORS_ORIGINS: listedOrigin.origin },
+      env: { PORTAL_ENABLED: 'true', CORS_ORIGINS: `${listedOrigin.origin},${otherBaseOrigin.origin}` },
       override: (builder) => builder.overrideProvider(OperationsGateway).useValue(gateway),
     });
     await syncNow(testApp);
@@ -109,6 +165,8 @@ describe('the reference portal in Chromium', () => {
     await browser?.close();
     await listedOrigin?.close();
     await unlistedOrigin?.close();
+    await otherBaseOrigin?.close();
+    if (otherBaseBuild !== undefined) rmSync(otherBaseBuild, { recursive: true, force: true });
     await testApp?.close();
   });
 
@@ -153,6 +211,7 @@ describe('the reference portal in Chromium', () => {
     await expect(results(page).first().getByRole('heading').textContent()).resolves.toBe('IMP-2026-000025');
     expect(await results(page).first().locator('.timeline-event.last[aria-current="step"]').count()).toBe(1);
     await page.screenshot({ path: `${SCREENSHOTS}/list-desktop.png`, fullPage: true });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Next ›' }).click();
     await page.getByText('25 processes · page 2 of 2').waitFor();
@@ -178,6 +237,87 @@ describe('the reference portal in Chromium', () => {
     ]);
     await expect(detail.textContent()).resolves.toContain('MSC AURORA');
     await page.screenshot({ path: `${SCREENSHOTS}/detail-desktop.png`, fullPage: true });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('filters by type, mode and customs channel, and pages with every filter kept', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+
+    await page.getByLabel('Type', { exact: true }).selectOption('EXPORT');
+    await page.getByLabel('red', { exact: true }).check();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('2 processes · page 1 of 1').waitFor();
+    expect(await results(page).getByRole('heading').allTextContents()).toEqual([
+      'IMP-2026-000016',
+      'IMP-2026-000004',
+    ]);
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    await page.getByLabel('sea', { exact: true }).check();
+    await page.getByLabel('air', { exact: true }).check();
+    await page.getByLabel('Per page').selectOption('10');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('20 processes · page 1 of 2').waitFor();
+    await page.getByRole('button', { name: 'Next ›' }).click();
+    await page.getByText('20 processes · page 2 of 2').waitFor();
+    const summaries = await results(page).locator('.process-summary').allTextContents();
+    expect(summaries).toHaveLength(10);
+    for (const summary of summaries) expect(summary).toMatch(/ · (SEA|AIR) · /);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('draws every timeline marker and label inside its box, at the ends of the track too', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    // The first process's ETA is before its events, its last event at the end of its track.
+    await expect(results(page).first().getByRole('heading').textContent()).resolves.toBe(LATE);
+
+    const clipped = await page.evaluate<
+      string[]
+    >(`[...document.querySelectorAll('.timeline-scroll')].flatMap((box) => {
+      const outer = box.getBoundingClientRect();
+      const cut = [...box.querySelectorAll('.timeline-event, .event-label, .timeline-marker')].filter((mark) => {
+        const inner = mark.getBoundingClientRect();
+        return inner.left < outer.left || inner.right > outer.right || inner.top < outer.top || inner.bottom > outer.bottom;
+      });
+      const scrolls = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
+      const numero = box.closest('li').dataset.numero;
+      return [...(scrolls ? [numero + ': overflows its box'] : []), ...cut.map((mark) => numero + ': ' + mark.className)];
+    })`);
+
+    expect(clipped).toEqual([]);
+    await page.close();
+  });
+
+  it('works over plain HTTP on an address that is not loopback, with no console error', async () => {
+    if (browser === null) return;
+    const { port } = new URL(apiOrigin);
+    const page = await openPortal(`http://${PLAIN_HOST}:${port}/portal/`);
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    await page.goto(`http://${PLAIN_HOST}:${port}/docs`);
+    await page.locator('.swagger-ui .info .title').waitFor();
+
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs under another base path when built with PORTAL_BASE', async () => {
+    if (browser === null) return;
+    const page = await openPortal(`${otherBaseOrigin.origin}${OTHER_BASE}/?api=${apiOrigin}`);
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+
+    expect(readFileSync(join(otherBaseBuild, 'index.html'), 'utf8')).toContain(`src="${OTHER_BASE}/assets/`);
     expect(consoleErrors).toEqual([]);
     await page.close();
   });
@@ -293,6 +433,18 @@ describe('the reference portal in Chromium', () => {
     await page.getByText('25 processes · page 1 of 2').waitFor();
     // Nothing wider than the screen: the timelines scroll inside their own box.
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    // The pager's four buttons in one row, inside the screen, none cutting its label.
+    const pager = await page.evaluate<{ rows: number; right: number; cut: boolean }>(`(() => {
+      const buttons = [...document.querySelectorAll('#pager button')];
+      const boxes = buttons.map((button) => button.getBoundingClientRect());
+      return {
+        rows: new Set(boxes.map((box) => Math.round(box.top))).size,
+        right: Math.max(...boxes.map((box) => box.right)),
+        cut: buttons.some((button) => button.scrollWidth > button.clientWidth),
+      };
+    })()`);
+    expect(pager).toEqual({ rows: 1, right: expect.any(Number), cut: false });
+    expect(pager.right).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SCREENSHOTS}/list-phone.png` });
 
     await results(page).first().getByRole('button', { name: 'Details' }).focus();
@@ -303,6 +455,17 @@ describe('the reference portal in Chromium', () => {
       .waitFor();
     await expect(page.evaluate<string | undefined>('document.activeElement?.id')).resolves.toBe('detail');
     await page.screenshot({ path: `${SCREENSHOTS}/detail-phone.png` });
+    // The parties table is wider than the screen: its box takes focus, and the arrow keys scroll it.
+    const focused = () =>
+      page.evaluate<string>(
+        `document.activeElement.getAttribute('role') + ' ' + document.activeElement.getAttribute('aria-label')`,
+      );
+    for (let presses = 0; presses < 5 && (await focused()) !== 'region Parties'; presses += 1) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(focused()).resolves.toBe('region Parties');
+    await page.keyboard.press('ArrowRight');
+    await waitUntil(async () => (await page.evaluate<number>('document.activeElement.scrollLeft')) > 0);
     expect(consoleErrors).toEqual([]);
     await page.close();
   });
@@ -313,14 +476,7 @@ describe('GET /portal', () => {
   let disabled: TestApp;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--config',
-      'portal/vite.config.ts',
-      '--logLevel',
-      'error',
-    ]);
+    buildPortal();
     enabled = await TestApp.start({ env: { PORTAL_ENABLED: 'true' } });
     disabled = await TestApp.start({ env: { PORTAL_ENABLED: 'false' } });
   }, 60_000);

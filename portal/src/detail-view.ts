@@ -15,10 +15,11 @@ function facts(rows: Row[]): HTMLElement {
   );
 }
 
+/** A table in a box that scrolls sideways on a narrow screen: a named region that takes focus, so a keyboard can scroll it. */
 function table(caption: string, headings: string[], rows: Array<Array<string | number | null>>): HTMLElement {
   return h(
     'div',
-    { class: 'table-scroll' },
+    { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': caption },
     h(
       'table',
       {},

@@ -22,6 +22,11 @@ const STATUSES = [
   'DELIVERED',
   'CANCELLED',
 ] as const satisfies NonNullable<ListQuery['status']>;
+const MODES = ['SEA', 'AIR', 'ROAD'] as const satisfies NonNullable<ListQuery['mode']>;
+const CUSTOMS_CHANNELS = ['GREEN', 'YELLOW', 'RED', 'GRAY', 'NONE'] as const satisfies NonNullable<
+  ListQuery['customsChannel']
+>;
+const TYPES = ['IMPORT', 'EXPORT'] as const satisfies Array<NonNullable<ListQuery['type']>>;
 
 // `?api=https://api.example.com` points the page at an API on another origin (one listed in the
 // API's CORS_ORIGINS); `?refresh=N` sets how often the list is revalidated when no stream is available.
@@ -110,15 +115,28 @@ byId('sign-out').addEventListener('click', () => {
   showSignedIn(null);
 });
 
-byId('status-options').append(
-  ...STATUSES.map((status) =>
-    h(
-      'label',
-      { class: 'option' },
-      h('input', { type: 'checkbox', name: 'status', value: status }),
-      ` ${status.replace(/_/g, ' ').toLowerCase()}`,
+/** A checkbox for each value of a multi-value filter; the checked ones travel as one list. */
+function options(
+  containerId: string,
+  name: string,
+  values: readonly string[],
+  label = (value: string) => value,
+) {
+  byId(containerId).append(
+    ...values.map((value) =>
+      h(
+        'label',
+        { class: 'option' },
+        h('input', { type: 'checkbox', name, value }),
+        ` ${label(value).replace(/_/g, ' ').toLowerCase()}`,
+      ),
     ),
-  ),
+  );
+}
+options('status-options', 'status', STATUSES);
+options('mode-options', 'mode', MODES);
+options('channel-options', 'customsChannel', CUSTOMS_CHANNELS, (channel) =>
+  channel === 'NONE' ? 'not assigned yet' : channel,
 );
 
 function queryFromFilters(): ListQuery {
@@ -127,11 +145,18 @@ function queryFromFilters(): ListQuery {
     const value = data.get(name);
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   };
-  const statuses = STATUSES.filter((status) => data.getAll('status').includes(status));
+  /** The checked values of a multi-value filter, or nothing when none is checked. */
+  const checked = <T extends string>(name: string, values: readonly T[]): T[] | undefined => {
+    const chosen = values.filter((value) => data.getAll(name).includes(value));
+    return chosen.length > 0 ? chosen : undefined;
+  };
   return {
     pageSize: Number(text('pageSize') ?? 20),
     sort: SORT_ORDERS.find((order) => order === text('sort')),
-    status: statuses.length > 0 ? statuses : undefined,
+    status: checked('status', STATUSES),
+    type: TYPES.find((type) => type === text('type')),
+    mode: checked('mode', MODES),
+    customsChannel: checked('customsChannel', CUSTOMS_CHANNELS),
     shipmentFrom: text('shipmentFrom'),
     shipmentTo: text('shipmentTo'),
     updatedFrom: text('updatedFrom'),
@@ -148,12 +173,22 @@ filtersForm.addEventListener('reset', () => {
   setTimeout(() => void loadPage(queryFromFilters()));
 });
 
-/** A `Link` target's query, so that paging keeps every filter the API echoed into it. */
+/**
+ * A `Link` target's query, so that paging keeps every filter the API echoed into it; a filter
+ * repeated there (`mode=SEA&mode=AIR`) stays a list.
+ */
 function queryFromLink(target: string): ListQuery {
   const parameters = new URL(target, window.location.href).searchParams;
-  const linked: Record<string, string | number> = {};
-  for (const [name, value] of parameters)
-    linked[name] = name === 'page' || name === 'pageSize' ? Number(value) : value;
+  const linked: Record<string, string | number | string[]> = {};
+  for (const name of new Set(parameters.keys())) {
+    const values = parameters.getAll(name);
+    linked[name] =
+      name === 'page' || name === 'pageSize'
+        ? Number(values[0])
+        : values.length > 1
+          ? values
+          : (values[0] ?? '');
+  }
   return linked;
 }
 

@@ -42,11 +42,14 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
   const start = Math.min(...times, eta ?? Infinity, freeTime ?? Infinity);
   const end = Math.max(...times, eta ?? -Infinity, freeTime ?? -Infinity);
   const span = Math.max(end - start, 1);
+  const fraction = (time: number) => (time - start) / span;
   // Set through the CSSOM, which the page's Content-Security-Policy does not restrict.
   const placed = <T extends HTMLElement>(element: T, time: number): T => {
-    element.style.left = `${(((time - start) / span) * 100).toFixed(2)}%`;
+    element.style.left = `${(fraction(time) * 100).toFixed(2)}%`;
     return element;
   };
+  /** Labels in the track's second half read toward its start, so that none runs past its end. */
+  const side = (time: number) => (fraction(time) > 0.5 ? ' toward-start' : '');
   const caption = h('p', { class: 'timeline-caption', 'aria-live': 'polite' });
   const show = (event: FollowUpEvent) => () => {
     caption.textContent = `${formatInstant(event.occurredAt)} · ${eventLabel(event.code)}: ${event.description}`;
@@ -59,6 +62,7 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
   });
   events.forEach((event, index) => {
     const style = EVENT_STYLES[event.code];
+    const time = times[index] ?? start;
     const isLast = event.id === process.lastFollow?.id;
     const summary = `${eventLabel(event.code)}, ${formatInstant(event.occurredAt)}: ${event.description}`;
     track.append(
@@ -77,19 +81,24 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
             onmouseenter: show(event),
           },
           h('span', { class: 'symbol', 'aria-hidden': 'true' }, style.symbol),
-          isLast ? h('span', { class: 'event-label' }, style.label) : null,
+          isLast ? h('span', { class: `event-label${side(time)}` }, style.label) : null,
         ),
-        times[index] ?? start,
+        time,
       ),
     );
   });
   if (eta !== null) {
     const label = `ETA ${formatDate(process.summary.eta)}`;
-    track.append(placed(h('span', { class: 'timeline-marker eta', title: label }, label), eta));
+    track.append(placed(h('span', { class: `timeline-marker eta${side(eta)}`, title: label }, label), eta));
   }
   if (freeTime !== null) {
     const label = `Free time until ${formatDate(process.summary.freeTimeEndsAt)}`;
-    track.append(placed(h('span', { class: 'timeline-marker free-time', title: label }, label), freeTime));
+    track.append(
+      placed(
+        h('span', { class: `timeline-marker free-time${side(freeTime)}`, title: label }, label),
+        freeTime,
+      ),
+    );
   }
 
   const list = h(

@@ -8,7 +8,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Headless Chromium for the browser suites, or null when it is not installed: outside CI the
  * suite is skipped with a message; in CI (`CI=true`) a missing browser is an error.
  */
-export async function launchChromium(suite: string): Promise<Browser | null> {
+export async function launchChromium(suite: string, extraArgs: string[] = []): Promise<Browser | null> {
   if (!existsSync(CHROMIUM_PATH)) {
     const reason = `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`;
     if (process.env.CI === 'true') throw new Error(`${suite}: ${reason}; CI must run this suite`);
@@ -25,6 +25,7 @@ export async function launchChromium(suite: string): Promise<Browser | null> {
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
