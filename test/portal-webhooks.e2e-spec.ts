@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { Webhook } from 'standardwebhooks';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import {
@@ -14,25 +13,11 @@ import { launchChromium } from './support/chromium.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { waitUntil } from './support/wait-until.js';
-import { WebhookReceiver, type ReceivedDelivery } from './webhooks/support/webhook-receiver.js';
+import { verifiedNow, WebhookReceiver } from './webhooks/support/webhook-receiver.js';
 
 /** Screenshots for a reviewer to look at; not committed. */
 const SCREENSHOTS = 'test-output/portal';
 const NUMERO = 'IMP-2026-000001';
-
-/** Standard Webhooks' own library, at the real time (the app under test runs on the real clock). */
-function verifies(secret: string, delivery: ReceivedDelivery): boolean {
-  try {
-    new Webhook(secret).verify(delivery.body, {
-      'webhook-id': delivery.id,
-      'webhook-timestamp': delivery.timestamp,
-      'webhook-signature': delivery.signature,
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the reference portal’s Webhooks view in Chromium', () => {
   const gateway = new FakeOperationsGateway();
@@ -171,7 +156,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
       'process.status_changed',
       'process.follow_added',
     ]);
-    for (const delivery of receiver.received) expect(verifies(secret, delivery)).toBe(true);
+    for (const delivery of receiver.received) expect(verifiedNow(secret, delivery)).toBe(true);
     const [first, second] = receiver.received;
     const [{ id }] = (await webhooksOfAcme()) as [{ id: string; status: string }];
     await waitUntil(async () => (await attemptsOf(id)) === 2, 5000);
@@ -198,7 +183,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
     await page.getByRole('button', { name: 'Replay' }).click();
     await waitUntil(() => Promise.resolve(receiver.acceptedNumeros.length === 5), 15_000);
     expect(receiver.received.slice(3).map((delivery) => delivery.id)).toEqual([first!.id, second!.id]);
-    for (const delivery of receiver.received) expect(verifies(secret, delivery)).toBe(true);
+    for (const delivery of receiver.received) expect(verifiedNow(secret, delivery)).toBe(true);
     await waitUntil(async () => (await attemptsOf(id)) === 5, 5000);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await rows.nth(4).waitFor();
