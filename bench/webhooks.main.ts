@@ -1,8 +1,11 @@
 import 'reflect-metadata';
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PasswordHasher } from '../src/auth/password-hasher.service.js';
 import { UsersRepository } from '../src/auth/users/users.repository.js';
@@ -10,40 +13,75 @@ import { decodeCursor } from '../src/changes/change-cursor.js';
 import { ChangeRecorder } from '../src/changes/change-recorder.js';
 import type { ChangeDraft } from '../src/changes/process-changes.js';
 import { DatabaseService } from '../src/database/database.service.js';
-import { loadAverage, memoryOf } from './proc-stats.js';
+import { customers } from '../src/database/schema.js';
+import { BENCH_USERS } from './dataset.js';
+import type { DriveRequest, DriveResult } from './driver.js';
+import { cpuMillisOf, loadAverage, sampleRss } from './proc-stats.js';
 import { login, startService } from './service-process.js';
 
-const USAGE = `Usage: npm run bench:webhooks -- --database-url postgres://... [--subscriptions 100] [--changes 1000]
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SCENARIOS = ['burst', 'backlog', 'requests'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+const USAGE = `Usage: npm run bench:webhooks -- --database-url postgres://... [--customers 10] [--per-customer 10]
+                              [--changes 1000] [--scenarios ${SCENARIOS.join(',')}] [--seconds 10]
 
 Boots the service (its own build, as npm run bench does; it migrates the database) with webhooks
-allowed to local http receivers, subscribes a local receiver --subscriptions times (10 per staff
-user bench-webhook-<n>, created when missing), writes --changes changes in one transaction as
-sync's ChangeRecorder does, and measures deliveries per second and each delivery's lag (from just
-before COMMIT to its arrival) until every subscription has every change, checking order and
-counting duplicates. The subscriptions are deleted afterwards; the changes stay in the feed.`;
+allowed to local http receivers. --customers customers (bench-wh-<n>), each with a customer user
+(bench-webhook-<n>, created when missing) subscribing --per-customer local receivers (answering 204).
 
-const WEBHOOKS_PER_USER = 10;
-const USER_PASSWORD = 'bench-webhook-2026';
+  burst     every customer records --changes changes in a burst (one transaction each, back to
+            back, as sync's ChangeRecorder does): deliveries/s, whether all arrived within 2 min,
+            the lag from each COMMIT to the receiver's 2xx (p50/p99), order and duplicates, and the
+            service's and PostgreSQL's CPU per delivery.
+  backlog   one receiver answers 503 while its customer's --changes changes are recorded, and is back
+            after that first failure: its backlog's drain rate (the target: >= 200/s) and order.
+  requests  the harness's driver (autocannon, its own process) on the list (bench-acme) and on a feed
+            page (bench-staff) for --seconds each, quiet and then while a burst is being delivered.
+            Needs a loaded dataset (npm run bench:load) for its users and processes.
+
+The subscriptions are deleted afterwards; the changes stay in the feed.`;
+
+const PASSWORD = 'bench-webhook-2026';
 const TIMEOUT_MS = 300_000;
+const CONNECTIONS = 8;
 
 interface Options {
   url: string;
-  subscriptions: number;
+  customers: number;
+  perCustomer: number;
   changes: number;
+  scenarios: Scenario[];
+  seconds: number;
 }
 
-/** What the receiver saw for one subscription (its path). */
+/** What the receiver saw at one path (one subscription). */
 interface Received {
   ids: string[];
   arrivals: number[];
+  failures: number;
+}
+
+interface Bench {
+  options: Options;
+  database: DatabaseService;
+  service: { url: string; child: ChildProcess };
+  receiverUrl: string;
+  received: Map<string, Received>;
+  /** Paths answering 503 (a receiver that is down). */
+  down: Set<string>;
+  tokens: string[];
 }
 
 function parseOptions(): Options | null {
   const { values } = parseArgs({
     options: {
       'database-url': { type: 'string' },
-      subscriptions: { type: 'string', default: '100' },
+      customers: { type: 'string', default: '10' },
+      'per-customer': { type: 'string', default: '10' },
       changes: { type: 'string', default: '1000' },
+      scenarios: { type: 'string', default: SCENARIOS.join(',') },
+      seconds: { type: 'string', default: '10' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -52,10 +90,16 @@ function parseOptions(): Options | null {
     return null;
   }
   if (values['database-url'] === undefined) throw new RangeError('--database-url is required');
+  const scenarios = values.scenarios.split(',') as Scenario[];
+  if (scenarios.some((scenario) => !SCENARIOS.includes(scenario)))
+    throw new RangeError(`--scenarios: some of ${SCENARIOS.join(', ')}`);
   return {
     url: values['database-url'],
-    subscriptions: Number(values.subscriptions),
+    customers: Number(values.customers),
+    perCustomer: Number(values['per-customer']),
     changes: Number(values.changes),
+    scenarios,
+    seconds: Number(values.seconds),
   };
 }
 
@@ -64,14 +108,14 @@ const log = (message: string): void => void process.stdout.write(`${message}\n`)
 async function main(): Promise<void> {
   const options = parseOptions();
   if (options === null) return;
-  const users = Math.ceil(options.subscriptions / WEBHOOKS_PER_USER);
   const database = await DatabaseService.connect({ url: options.url, pgliteDir: '' });
   await database.migrate();
-  await ensureUsers(database, users);
+  await ensureCustomersAndUsers(database, options.customers);
 
   const received = new Map<string, Received>();
-  const receiver = await startReceiver(received);
-  let service: { url: string; child: ChildProcess } | null = null;
+  const down = new Set<string>();
+  const receiver = await startReceiver(received, down);
+  let service: Bench['service'] | null = null;
   try {
     service = await startService({
       url: options.url,
@@ -79,44 +123,23 @@ async function main(): Promise<void> {
       operationsUrl: 'http://127.0.0.1:9',
       env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
     });
-    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    const created: Array<{ id: string; token: string }> = [];
-    for (let index = 0; index < options.subscriptions; index++) {
-      const token = await login(
-        service.url,
-        `bench-webhook-${Math.floor(index / WEBHOOKS_PER_USER)}`,
-        USER_PASSWORD,
-      );
-      const response = await fetch(`${service.url}/api/webhooks`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: `${receiverUrl}/hooks/${index}` }),
-      });
-      if (response.status !== 201)
-        throw new Error(`subscribing: ${response.status} ${await response.text()}`);
-      created.push({ id: ((await response.json()) as { id: string }).id, token });
-      received.set(`/hooks/${index}`, { ids: [], arrivals: [] });
-    }
-    log(`${options.subscriptions} subscriptions over ${users} users; writing ${options.changes} changes`);
-
-    const committedAt = await writeChanges(database, options.changes);
-    const expected = options.subscriptions * options.changes;
-    const deadline = committedAt + TIMEOUT_MS;
-    let peakRss = 0;
-    for (;;) {
-      peakRss = Math.max(peakRss, memoryOf(service.child.pid!).peakMb);
-      const count = [...received.values()].reduce((sum, each) => sum + each.ids.length, 0);
-      if (count >= expected || performance.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    report(options, received, committedAt, peakRss);
-
-    for (const { id, token } of created) {
-      await fetch(`${service.url}/api/webhooks/${id}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${token}` },
-      });
-    }
+    const tokens: string[] = [];
+    for (let customer = 0; customer < options.customers; customer++)
+      tokens.push(await login(service.url, `bench-webhook-${customer}`, PASSWORD));
+    const bench: Bench = {
+      options,
+      database,
+      service,
+      receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+      received,
+      down,
+      tokens,
+    };
+    log(`# bench:webhooks on ${options.url}; load average ${loadAverage()}`);
+    if (options.scenarios.includes('burst')) await burst(bench);
+    if (options.scenarios.includes('backlog')) await backlog(bench);
+    if (options.scenarios.includes('requests')) await requests(bench);
+    log(`# load average at the end ${loadAverage()}`);
   } finally {
     service?.child.kill('SIGTERM');
     receiver.close();
@@ -124,47 +147,218 @@ async function main(): Promise<void> {
   }
 }
 
-function report(
-  options: Options,
-  received: Map<string, Received>,
-  committedAt: number,
-  peakRss: number,
-): void {
-  const all = [...received.values()];
-  const arrivals = all.flatMap((each) => each.arrivals);
-  const lags = arrivals.map((arrival) => arrival - committedAt);
-  const last = Math.max(...arrivals);
-  const duplicates = all.reduce((sum, each) => sum + each.ids.length - new Set(each.ids).size, 0);
-  const outOfOrder = all.filter((each) => {
-    const positions = each.ids.map((id) => decodeCursor(id) ?? NaN);
-    return positions.some((position, i) => i > 0 && !(position > positions[i - 1]!));
-  }).length;
-  const complete = all.filter((each) => new Set(each.ids).size === options.changes).length;
+/** Scenario 1: every customer's burst to every subscription; throughput, lag and CPU per delivery. */
+async function burst(bench: Bench): Promise<void> {
+  const { options } = bench;
+  const subscriptions = await subscribeAll(bench, 'burst');
+  const expected = subscriptions.length * options.changes;
   log(
-    `deliveries: ${arrivals.length} of ${options.subscriptions * options.changes} in ${((last - committedAt) / 1000).toFixed(1)} s ` +
-      `(${Math.round(arrivals.length / ((last - committedAt) / 1000))}/s); ` +
-      `lag p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${percentile(lags, 99).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms; ` +
-      `subscriptions complete ${complete}/${options.subscriptions}, out of order ${outOfOrder}, duplicates ${duplicates}; ` +
+    `## burst: ${subscriptions.length} subscriptions (${options.customers} customers x ${options.perCustomer}), ` +
+      `${options.changes} changes per customer, ${expected} deliveries`,
+  );
+  const before = { service: cpuMillisOf(bench.service.child.pid!), postgres: postgresCpuMillis() };
+  const rss = sampleRss(bench.service.child.pid!);
+  const committedAt = await recordBurst(bench, 'burst');
+  const start = Math.min(...committedAt);
+  await waitFor(() => delivered(bench, subscriptions) >= expected, start + TIMEOUT_MS);
+  const after = { service: cpuMillisOf(bench.service.child.pid!), postgres: postgresCpuMillis() };
+  const peakRss = rss.stop();
+
+  const lags: number[] = [];
+  let last = start;
+  for (const { path, customer } of subscriptions) {
+    for (const arrival of bench.received.get(path)!.arrivals) {
+      lags.push(arrival - committedAt[customer]!);
+      last = Math.max(last, arrival);
+    }
+  }
+  const count = delivered(bench, subscriptions);
+  const seconds = (last - start) / 1000;
+  const { outOfOrder, duplicates } = orderOf(bench, subscriptions);
+  log(
+    `deliveries: ${count} of ${expected} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)}/s sustained); ` +
+      `all within 2 min: ${count === expected && seconds <= 120 ? 'yes' : 'no'}; ` +
+      `lag p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${percentile(lags, 99).toFixed(0)} ms; ` +
+      `out of order ${outOfOrder}, duplicates ${duplicates}; ` +
+      `CPU per delivery: service ${((after.service - before.service) / count).toFixed(2)} ms, ` +
+      `PostgreSQL ${((after.postgres - before.postgres) / count).toFixed(2)} ms; ` +
       `service RSS peak ${peakRss.toFixed(0)} MB; load ${loadAverage()}`,
   );
+  await unsubscribe(bench, subscriptions);
 }
 
-/** A receiver answering 204 to everything, noting each delivery's webhook-id and arrival per path. */
-async function startReceiver(received: Map<string, Received>): Promise<Server> {
+/** Scenario 2: a receiver down during its customer's burst, back after the first failure. */
+async function backlog(bench: Bench): Promise<void> {
+  const { options } = bench;
+  const path = '/backlog/0';
+  bench.down.add(path);
+  const [subscription] = await subscribe(bench, [{ customer: 0, path }]);
+  log(
+    `## backlog: one receiver down for a burst of ${options.changes} changes, back after its first failure`,
+  );
+  await recordChanges(bench.database, 0, options.changes, 'backlog');
+  const entry = bench.received.get(path)!;
+  await waitFor(() => entry.failures > 0, performance.now() + 30_000);
+  bench.down.delete(path);
+  const backAt = performance.now();
+  await waitFor(() => entry.ids.length >= options.changes, backAt + TIMEOUT_MS);
+  const [first, last] = [entry.arrivals[0]!, entry.arrivals.at(-1)!];
+  const rate = (entry.arrivals.length - 1) / ((last - first) / 1000);
+  const { outOfOrder, duplicates } = orderOf(bench, [subscription!]);
+  log(
+    `backlog: ${entry.ids.length} of ${options.changes} delivered; the first ${((first - backAt) / 1000).toFixed(1)} s ` +
+      `after the receiver was back (the retry schedule's 5 s), then drained at ${Math.round(rate)}/s ` +
+      `(>= 200/s: ${rate >= 200 ? 'yes' : 'no'}); in order: ${outOfOrder === 0 ? 'yes' : 'no'}, ` +
+      `duplicates ${duplicates}; load ${loadAverage()}`,
+  );
+  await unsubscribe(bench, [subscription!]);
+}
+
+/** Scenario 3: list and feed requests, quiet and while a burst is being delivered. */
+async function requests(bench: Bench): Promise<void> {
+  const { options } = bench;
+  const driver = startDriver();
+  try {
+    const list = {
+      name: 'list-default',
+      path: '/api/processes',
+      token: await login(
+        bench.service.url,
+        BENCH_USERS.largeCustomer.username,
+        BENCH_USERS.largeCustomer.password,
+      ),
+    };
+    const feed = {
+      name: 'changes-page-100',
+      path: '/api/changes?limit=100',
+      token: await login(bench.service.url, BENCH_USERS.staff.username, BENCH_USERS.staff.password),
+    };
+    const run = async (phase: string) => {
+      for (const scenario of [list, feed]) {
+        const cpu = cpuMillisOf(bench.service.child.pid!);
+        const result = await driver.run({
+          url: bench.service.url,
+          paths: [scenario.path],
+          headers: { authorization: `Bearer ${scenario.token}` },
+          connections: CONNECTIONS,
+          durationSeconds: options.seconds,
+        });
+        const cpuMs = cpuMillisOf(bench.service.child.pid!) - cpu;
+        log(
+          `${phase} ${scenario.name} c=${CONNECTIONS}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, ` +
+            `p99 ${result.p99} ms, errors ${result.errors}, service CPU ${(cpuMs / (options.seconds * 1000)).toFixed(2)} cores`,
+        );
+      }
+    };
+    log(`## requests: ${options.seconds} s each, ${CONNECTIONS} connections`);
+    await run('quiet');
+    const subscriptions = await subscribeAll(bench, 'requests');
+    await recordBurst(bench, 'requests');
+    const startedWith = delivered(bench, subscriptions);
+    await run('delivering');
+    const endedWith = delivered(bench, subscriptions);
+    log(
+      `delivering: ${endedWith - startedWith} deliveries during the runs ` +
+        `(${Math.round((endedWith - startedWith) / (2 * options.seconds))}/s), ` +
+        `${subscriptions.length * options.changes - endedWith} still queued at the end; load ${loadAverage()}`,
+    );
+    await unsubscribe(bench, subscriptions);
+  } finally {
+    driver.child.kill();
+  }
+}
+
+interface Subscription {
+  id: string;
+  customer: number;
+  path: string;
+}
+
+function subscribeAll(bench: Bench, prefix: string): Promise<Subscription[]> {
+  const wanted = Array.from({ length: bench.options.customers * bench.options.perCustomer }, (_, index) => {
+    const customer = Math.floor(index / bench.options.perCustomer);
+    return { customer, path: `/${prefix}/${customer}/${index % bench.options.perCustomer}` };
+  });
+  return subscribe(bench, wanted);
+}
+
+async function subscribe(
+  bench: Bench,
+  wanted: Array<{ customer: number; path: string }>,
+): Promise<Subscription[]> {
+  const created: Subscription[] = [];
+  for (const { customer, path } of wanted) {
+    const response = await fetch(`${bench.service.url}/api/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bench.tokens[customer]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${bench.receiverUrl}${path}` }),
+    });
+    if (response.status !== 201) throw new Error(`subscribing: ${response.status} ${await response.text()}`);
+    created.push({ id: ((await response.json()) as { id: string }).id, customer, path });
+    bench.received.set(path, { ids: [], arrivals: [], failures: 0 });
+  }
+  return created;
+}
+
+async function unsubscribe(bench: Bench, subscriptions: Subscription[]): Promise<void> {
+  for (const { id, customer } of subscriptions) {
+    await fetch(`${bench.service.url}/api/webhooks/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${bench.tokens[customer]}` },
+    });
+  }
+}
+
+function delivered(bench: Bench, subscriptions: Subscription[]): number {
+  return subscriptions.reduce((sum, { path }) => sum + bench.received.get(path)!.ids.length, 0);
+}
+
+function orderOf(bench: Bench, subscriptions: Subscription[]): { outOfOrder: number; duplicates: number } {
+  let outOfOrder = 0;
+  let duplicates = 0;
+  for (const { path } of subscriptions) {
+    const { ids } = bench.received.get(path)!;
+    duplicates += ids.length - new Set(ids).size;
+    const positions = ids.map((id) => decodeCursor(id) ?? NaN);
+    if (positions.some((position, i) => i > 0 && !(position > positions[i - 1]!))) outOfOrder++;
+  }
+  return { outOfOrder, duplicates };
+}
+
+async function waitFor(done: () => boolean, deadline: number): Promise<void> {
+  while (!done() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** A receiver answering 204 (503 on a path that is down), noting each 2xx's webhook-id and arrival. */
+async function startReceiver(received: Map<string, Received>, down: Set<string>): Promise<Server> {
   const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
-      const entry = received.get(request.url ?? '');
+      const path = request.url ?? '';
+      const entry = received.get(path);
+      if (down.has(path)) {
+        if (entry !== undefined) entry.failures++;
+        response.writeHead(503).end();
+        return;
+      }
       entry?.ids.push(String(request.headers['webhook-id']));
       entry?.arrivals.push(performance.now());
       response.writeHead(204).end();
     });
   });
+  // Up to 32 deliveries at once from the service, each on a keep-alive connection.
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return server;
 }
 
-async function ensureUsers(database: DatabaseService, count: number): Promise<void> {
+async function ensureCustomersAndUsers(database: DatabaseService, count: number): Promise<void> {
+  await database.db
+    .insert(customers)
+    .values(
+      Array.from({ length: count }, (_, index) => ({ id: `bench-wh-${index}`, name: `Bench ${index}` })),
+    )
+    .onConflictDoNothing();
   const repository = new UsersRepository(database);
   const hasher = new PasswordHasher();
   for (let index = 0; index < count; index++) {
@@ -172,18 +366,30 @@ async function ensureUsers(database: DatabaseService, count: number): Promise<vo
     if ((await repository.findByUsername(username)) !== null) continue;
     await repository.create({
       username,
-      passwordHash: await hasher.hash(USER_PASSWORD),
-      role: 'staff',
-      customerIds: [],
+      passwordHash: await hasher.hash(PASSWORD),
+      role: 'customer',
+      customerIds: [`bench-wh-${index}`],
     });
   }
 }
 
-/** Writes `count` changes in one transaction; returns the instant just before COMMIT. */
-async function writeChanges(database: DatabaseService, count: number): Promise<number> {
+/** Every customer's changes, one transaction each, back to back; the instant before each COMMIT. */
+async function recordBurst(bench: Bench, tag: string): Promise<number[]> {
+  const committedAt: number[] = [];
+  for (let customer = 0; customer < bench.options.customers; customer++)
+    committedAt.push(await recordChanges(bench.database, customer, bench.options.changes, tag));
+  return committedAt;
+}
+
+async function recordChanges(
+  database: DatabaseService,
+  customer: number,
+  count: number,
+  tag: string,
+): Promise<number> {
   const drafts: ChangeDraft[] = Array.from({ length: count }, (_, index) => ({
-    customerId: 'bench-webhooks',
-    numero: `IMP-2026-${String(900_000 + index).padStart(6, '0')}`,
+    customerId: `bench-wh-${customer}`,
+    numero: `WH-${tag}-${customer}-${index}`,
     kind: 'PROCESS_UPDATED',
     status: 'IN_TRANSIT',
     updatedAt: new Date().toISOString(),
@@ -195,6 +401,45 @@ async function writeChanges(database: DatabaseService, count: number): Promise<n
     committedAt = performance.now();
   });
   return committedAt;
+}
+
+/** User + system CPU of every PostgreSQL process on this machine (the server is local). */
+function postgresCpuMillis(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        total += cpuMillisOf(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+}
+
+function startDriver(): {
+  child: ChildProcess;
+  run(request: Omit<DriveRequest, 'id'>): Promise<DriveResult>;
+} {
+  const child = fork(join(HERE, 'driver.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let id = 0;
+  const pending = new Map<number, (result: DriveResult & { error?: string }) => void>();
+  child.on('message', (message: DriveResult & { error?: string }) => {
+    pending.get(message.id)?.(message);
+    pending.delete(message.id);
+  });
+  return {
+    child,
+    run: (request) =>
+      new Promise((resolve, reject) => {
+        const message: DriveRequest = { ...request, id: ++id };
+        pending.set(message.id, (result) =>
+          result.error === undefined ? resolve(result) : reject(new Error(result.error)),
+        );
+        child.send(message);
+      }),
+  };
 }
 
 function percentile(values: number[], p: number): number {

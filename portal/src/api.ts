@@ -6,6 +6,14 @@ export type ProcessDetail = components['schemas']['ProcessDetailResponseDto'];
 export type ProcessList = components['schemas']['ProcessListResponseDto'];
 export type FollowUpEvent = components['schemas']['FollowUpEventDto'];
 export type ListQuery = NonNullable<paths['/api/processes']['get']['parameters']['query']>;
+export type Webhook = components['schemas']['WebhookResponseDto'];
+export type NewWebhook = components['schemas']['CreateWebhookRequestDto'];
+export type WebhookUpdate = components['schemas']['UpdateWebhookRequestDto'];
+/** Where a replay sends delivery back to: `{ after: cursor }` or `{ since: instant }`. */
+export type WebhookStart = components['schemas']['ReplayWebhookRequestDto'];
+export type WebhookDeliveriesPage = components['schemas']['WebhookDeliveriesPageResponseDto'];
+export type WebhookDelivery = components['schemas']['WebhookDeliveryResponseDto'];
+export type ChangeKind = NonNullable<Webhook['kinds']>[number];
 
 /** An answer of the API that is not a success, as its problem+json body words it. */
 export class ApiProblem extends Error {
@@ -119,6 +127,59 @@ export class PortalApi {
       this.client.GET('/api/processes/{numero}', { params: { path: { numero } }, headers }),
     );
     return body;
+  }
+
+  /** The signed-in user's webhooks, oldest first (never with their secrets). */
+  async webhooks(): Promise<Webhook[]> {
+    const list = await this.authorized((headers) => this.client.GET('/api/webhooks', { headers }));
+    return list.data;
+  }
+
+  /** A new webhook, with its signing secret: the only time the API shows it. */
+  async createWebhook(body: NewWebhook): Promise<Webhook & { secret: string }> {
+    return this.authorized((headers) => this.client.POST('/api/webhooks', { body, headers }));
+  }
+
+  async updateWebhook(id: string, body: WebhookUpdate): Promise<Webhook> {
+    return this.authorized((headers) =>
+      this.client.PATCH('/api/webhooks/{id}', { params: { path: { id } }, body, headers }),
+    );
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    await this.authorized((headers) =>
+      this.client.DELETE('/api/webhooks/{id}', { params: { path: { id } }, headers }),
+    );
+  }
+
+  async replayWebhook(id: string, body: WebhookStart): Promise<Webhook> {
+    return this.authorized((headers) =>
+      this.client.POST('/api/webhooks/{id}/replay', { params: { path: { id } }, body, headers }),
+    );
+  }
+
+  /** One page of a webhook's delivery attempts, newest first; `after` is an earlier page's `next`. */
+  async webhookDeliveries(id: string, after?: string): Promise<WebhookDeliveriesPage> {
+    return this.authorized((headers) =>
+      this.client.GET('/api/webhooks/{id}/deliveries', {
+        params: { path: { id }, query: { limit: 20, ...(after !== undefined && { after }) } },
+        headers,
+      }),
+    );
+  }
+
+  /** A call with the bearer token; a non-2xx answer is thrown as its problem (a 401 ends the sign-in). */
+  private async authorized<T>(
+    send: (headers: Record<string, string>) => Promise<{ data?: T; error?: unknown; response: Response }>,
+  ): Promise<T> {
+    const headers = { Authorization: `Bearer ${this.requireToken()}` };
+    const { data, error, response } = await this.call(() => send(headers));
+    if (!response.ok) {
+      if (response.status === 401) this.forgetTokens();
+      throw toProblem(response, error);
+    }
+    // A 204 has no body: the callers that get one ask for nothing back.
+    return data as T;
   }
 
   /**

@@ -3,6 +3,7 @@ import { followChangeStream } from './change-stream';
 import { renderDetail } from './detail-view';
 import { byId, formatDate, formatInstant, h } from './dom';
 import { renderTimeline } from './timeline';
+import { WebhooksView } from './webhooks-view';
 
 const SORT_ORDERS: Array<NonNullable<ListQuery['sort']>> = [
   '-updatedAt',
@@ -65,9 +66,39 @@ function announce(text: string): void {
   byId('notice').textContent = text;
 }
 
+const webhooksView = new WebhooksView(api, {
+  onFailure: (error) => handleFailure(error),
+  onSuccess: clearAlert,
+  announce,
+});
+
+/** The processes (list and detail) or the webhooks: the view switcher marks the one shown. */
+function showView(view: 'processes' | 'webhooks'): void {
+  const webhooks = view === 'webhooks';
+  workspace.hidden = webhooks;
+  if (webhooks) {
+    detailPanel.hidden = true;
+    void webhooksView.show();
+  } else {
+    webhooksView.hide();
+  }
+  for (const [id, current] of [
+    ['show-processes', !webhooks],
+    ['show-webhooks', webhooks],
+  ] as const) {
+    if (current) byId(id).setAttribute('aria-current', 'page');
+    else byId(id).removeAttribute('aria-current');
+  }
+}
+
+byId('show-processes').addEventListener('click', () => showView('processes'));
+byId('show-webhooks').addEventListener('click', () => showView('webhooks'));
+
 function showSignedIn(username: string | null): void {
   const signedIn = username !== null;
   signInForm.hidden = signedIn;
+  byId('views').hidden = !signedIn;
+  showView('processes');
   workspace.hidden = !signedIn;
   byId('sign-out').hidden = !signedIn;
   const who = byId('who');

@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
@@ -25,6 +26,8 @@ export class WebhookReceiver {
   readonly received: ReceivedDelivery[] = [];
   answer: (delivery: ReceivedDelivery) => ReceiverAnswer = () => ({ status: 200 });
   private readonly hanging: ServerResponse[] = [];
+  /** Emits `received` after each request has been recorded. */
+  private readonly events = new EventEmitter();
 
   private constructor(private readonly server: Server) {}
 
@@ -46,6 +49,22 @@ export class WebhookReceiver {
   }
 
   private readonly accepted = new Set<ReceivedDelivery>();
+
+  /**
+   * Resolves once `count` requests have arrived (without polling); rejects with what did arrive if
+   * `signal` aborts first.
+   */
+  async waitForRequests(count: number, signal: AbortSignal): Promise<void> {
+    while (this.received.length < count) {
+      try {
+        await once(this.events, 'received', { signal });
+      } catch {
+        throw new Error(
+          `${this.received.length} of ${count} requests arrived: ${this.received.map((d) => d.payload.data.numero).join(', ')}`,
+        );
+      }
+    }
+  }
 
   /** Drops the connections of requests left hanging (as a receiver that died would). */
   dropHanging(): void {
@@ -74,10 +93,12 @@ export class WebhookReceiver {
     const answer = this.answer(delivery);
     if (answer === 'hang') {
       this.hanging.push(response);
+      this.events.emit('received');
       return;
     }
     if (answer.status >= 200 && answer.status < 300) this.accepted.add(delivery);
     response.writeHead(answer.status, answer.headers).end('ok');
+    this.events.emit('received');
   }
 }
 
@@ -98,5 +119,19 @@ export function verifiedWith(secret: string, delivery: ReceivedDelivery, clock: 
     return false;
   } finally {
     now.mockRestore();
+  }
+}
+
+/** Whether Standard Webhooks' own library accepts the delivery with `secret` now (a service on the real clock). */
+export function verifiedNow(secret: string, delivery: ReceivedDelivery): boolean {
+  try {
+    new Webhook(secret).verify(delivery.body, {
+      'webhook-id': delivery.id,
+      'webhook-timestamp': delivery.timestamp,
+      'webhook-signature': delivery.signature,
+    });
+    return true;
+  } catch {
+    return false;
   }
 }
