@@ -2,6 +2,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { JwtService } from '@nestjs/jwt';
 import { sql } from 'drizzle-orm';
 import { ChangeStreamHub } from '../src/changes/change-stream.hub.js';
+import { encodeCursor } from '../src/changes/change-cursor.js';
 import { Clock } from '../src/common/clock.js';
 import { DAY_MS } from '../src/common/instant.js';
 import { rowsOf } from '../src/database/sql-rows.js';
@@ -267,9 +268,12 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     expect(await refused.json()).toMatchObject({ type: '/problems/unauthorized', status: 401 });
   });
 
-  it('refuses a Last-Event-ID it did not send, and a cursor past retention', async () => {
+  it('refuses a Last-Event-ID it did not send, one beyond the end of the feed, and a cursor past retention', async () => {
     const malformed = await fetch(`${baseUrl}/api/changes/stream`, {
       headers: { Authorization: `Bearer ${acmeToken}`, 'Last-Event-ID': 'nope' },
+    });
+    const beyondTheEnd = await fetch(`${baseUrl}/api/changes/stream`, {
+      headers: { Authorization: `Bearer ${acmeToken}`, 'Last-Event-ID': encodeCursor(1_000_000) },
     });
     const tooOld = await fetch(`${baseUrl}/api/changes/stream?since=2020-01-01T00:00:00Z`, {
       headers: { Authorization: `Bearer ${acmeToken}` },
@@ -278,6 +282,10 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({
       errors: [{ in: 'header', name: 'Last-Event-ID', message: expect.any(String) }],
+    });
+    expect(beyondTheEnd.status).toBe(400);
+    expect(await beyondTheEnd.json()).toMatchObject({
+      errors: [{ in: 'header', name: 'Last-Event-ID', message: expect.stringMatching(/beyond the end/) }],
     });
     expect(tooOld.status).toBe(410);
     expect(await tooOld.json()).toMatchObject({ type: '/problems/cursor-expired' });

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { encodeCursor } from '../src/changes/change-cursor.js';
 import { ChangeRetention } from '../src/changes/change-retention.js';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
@@ -98,6 +99,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
       updatedAt: '2026-03-01T12:00:00Z',
     });
     expect(response.headers['ratelimit-policy']).toBe('"per-user";q=600;w=60');
+    expect(response.headers['cache-control']).toBe('private, no-cache');
 
     const all = await readAll(null, staffToken);
     expect(all.changes.map((change) => change.numero)).toEqual(['IMP-1', 'IMP-2', 'IMP-3']);
@@ -314,6 +316,22 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
     await feed(`?after=${second?.cursor}`).expect(200);
     const fromStart = (await feed('').expect(200)).body as ChangesPage;
     expect(fromStart).toEqual({ data: [], next: second?.cursor, hasMore: false });
+  });
+
+  it('answers 400 naming after for a cursor beyond the end of the feed, not 410', async () => {
+    gateway.put(anOperationsProcess({ numero: 'IMP-1', customer: acme }));
+    await syncNow(testApp);
+    const { next } = await readAll(null);
+
+    // A well-formed cursor that no answer of this feed has given yet.
+    const response = await feed(`?after=${encodeCursor(1_000_000)}`).expect(400);
+
+    expect(response.body).toMatchObject({
+      type: '/problems/invalid-request',
+      errors: [{ in: 'query', name: 'after', message: expect.stringMatching(/beyond the end of the feed/) }],
+    });
+    // The end itself is a fine place to wait at.
+    await feed(`?after=${next}`).expect(200);
   });
 
   describe('bad parameters: 400 naming each one', () => {

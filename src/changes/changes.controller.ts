@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
@@ -27,6 +27,9 @@ const INVALID_LIMIT = {
   message: 'must be an integer between 1 and 500',
 } as const;
 
+/** A page may be kept, by the caller only, and must be asked again before it is used. */
+const PAGE_CACHE_CONTROL = 'private, no-cache';
+
 @ApiTags('changes')
 @ApiBearerAuth()
 @Controller('api/changes')
@@ -45,12 +48,17 @@ export class ChangesController {
       'Replayable by cursor: follow `next` from any cursor and every later change comes exactly once, in order, ' +
       'with no gap, even while sync writes. With neither `after` nor `since` the feed starts at the oldest ' +
       'retained change. Changes are kept `CHANGES_RETENTION_DAYS` (30): an older cursor or `since` is 410 ' +
-      '`/problems/cursor-expired` (read the list again, then follow from a fresh cursor). Items carry the ' +
+      '`/problems/cursor-expired` (read the list again, then follow from a fresh cursor); a malformed cursor, or ' +
+      'one beyond the end of the feed, is 400. Items carry the ' +
       'common fields, plus `previousStatus`, `follow` or `customsChannel` as their `kind` says.',
   })
-  @ApiOkResponse({ type: ChangesPageResponseDto })
+  @ApiOkResponse({
+    type: ChangesPageResponseDto,
+    headers: { 'Cache-Control': { required: true, schema: { type: 'string', enum: [PAGE_CACHE_CONTROL] } } },
+  })
   @ApiProblemResponses([400, 401, 410, 429, 503], INVALID_LIMIT)
   @UseInterceptors(JsonTextInterceptor)
+  @Header('Cache-Control', PAGE_CACHE_CONTROL)
   list(
     @Query() query: ListChangesQueryDto,
     @CurrentUser() user: AuthenticatedUser,
@@ -117,8 +125,10 @@ export class ChangesController {
         { in: 'header', name: 'Last-Event-ID', message: 'must be the id of an event this stream sent' },
       ]);
     }
-    const start = lastEventId === undefined ? query : { after: lastEventId };
-    const position = await this.changes.streamStart(start);
+    const position =
+      lastEventId === undefined
+        ? await this.changes.streamStart(query)
+        : await this.changes.streamStart({ after: lastEventId }, { in: 'header', name: 'Last-Event-ID' });
     if (request.method === 'HEAD') {
       // Express answers HEAD with the GET route: the headers a stream would start with, no stream.
       response.status(200).type('text/event-stream').end();

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Visibility } from '../domain/authenticated-user.js';
 import { Clock } from '../common/clock.js';
 import { JsonText } from '../common/http/json-text.js';
-import { ProblemException } from '../common/problems/problem.exception.js';
-import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
+import { InvalidRequestException, ProblemException } from '../common/problems/problem.exception.js';
+import { PROBLEM_TYPES, type FieldError } from '../common/problems/problem-types.js';
 import { AppConfig } from '../config/app.config.js';
 import { decodeCursor, encodeCursor } from './change-cursor.js';
 import { retainedSince } from './change-retention.js';
@@ -15,6 +15,11 @@ export interface FeedStart {
   after?: string;
   since?: string;
 }
+
+/** Where a cursor came from, for the 400 that refuses it. */
+export type CursorSource = Pick<FieldError, 'in' | 'name'>;
+
+const AFTER_PARAMETER: CursorSource = { in: 'query', name: 'after' };
 
 /**
  * The change feed as clients read it: positions behind opaque cursors, the retention window
@@ -30,14 +35,14 @@ export class ChangesService {
 
   /**
    * The position a stream starts after. With neither `after` nor `since` it starts at the current
-   * end of the feed. A cursor or instant older than the retained changes (or a cursor from a
-   * database the feed was since reset in) is 410.
+   * end of the feed. A cursor or instant older than the retained changes is 410; a cursor beyond
+   * the end of the feed (from a database the feed was since reset in, say) is 400, naming `source`.
    */
-  async streamStart(start: FeedStart): Promise<number> {
+  async streamStart(start: FeedStart, source: CursorSource = AFTER_PARAMETER): Promise<number> {
     const position = await this.explicitStart(start);
     const extent = await this.repository.extent();
     if (position === null) return extent.lastPosition;
-    if (start.after !== undefined) assertWithin(extent, position);
+    if (start.after !== undefined) assertWithin(extent, position, source);
     return position;
   }
 
@@ -49,7 +54,7 @@ export class ChangesService {
   ): Promise<JsonText<ChangesPageResponseDto>> {
     const position = await this.explicitStart(start);
     const page = await this.repository.page(position, limit, visibility);
-    if (position !== null && start.after !== undefined) assertWithin(page.extent, position);
+    if (position !== null && start.after !== undefined) assertWithin(page.extent, position, AFTER_PARAMETER);
     return JsonText.object<ChangesPageResponseDto>({
       data: page.items,
       next: encodeCursor(page.lastPosition ?? position ?? page.extent.prunedThrough),
@@ -68,8 +73,13 @@ export class ChangesService {
   }
 }
 
-function assertWithin(extent: FeedExtent, position: number): void {
-  if (position < extent.prunedThrough || position > extent.lastPosition) throw cursorExpired();
+function assertWithin(extent: FeedExtent, position: number, source: CursorSource): void {
+  if (position > extent.lastPosition) {
+    throw new InvalidRequestException([
+      { ...source, message: 'is beyond the end of the feed: use a cursor from an earlier answer' },
+    ]);
+  }
+  if (position < extent.prunedThrough) throw cursorExpired();
 }
 
 function cursorExpired(): ProblemException {
