@@ -115,20 +115,11 @@ describe('Graceful shutdown', () => {
     baseUrl = `http://127.0.0.1:${port}`;
     service = spawn(process.execPath, ['dist/main.js'], {
       cwd: ROOT,
-      // Only what this test decides: no DATABASE_URL or REDIS_URL from the surrounding environment.
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'development',
-        PORT: String(port),
-        PGLITE_DIR: 'memory://',
-        JWT_SECRET: 'shutdown-test-secret-that-is-long-enough-0123456789',
-        OPERATIONS_BASE_URL: simulator.url,
-        OPERATIONS_API_KEY: API_KEY,
+      env: serviceEnvironment(port, simulator.url, {
         OPERATIONS_TIMEOUT_MS: '8000',
-        SYNC_INTERVAL_S: '0',
         SHUTDOWN_GRACE_MS: String(GRACE_MS),
         LOG_LEVEL: 'info',
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     service.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -302,18 +293,7 @@ describe('Graceful shutdown under keep-alive load', () => {
         const output: string[] = [];
         const service = spawn(process.execPath, ['dist/main.js'], {
           cwd: ROOT,
-          env: {
-            PATH: process.env.PATH,
-            NODE_ENV: 'development',
-            PORT: String(port),
-            PGLITE_DIR: 'memory://',
-            JWT_SECRET: 'shutdown-test-secret-that-is-long-enough-0123456789',
-            OPERATIONS_BASE_URL: simulator.url,
-            OPERATIONS_API_KEY: API_KEY,
-            SYNC_INTERVAL_S: '0',
-            SHUTDOWN_GRACE_MS: '1000',
-            LOG_LEVEL: 'warn',
-          },
+          env: serviceEnvironment(port, simulator.url, { SHUTDOWN_GRACE_MS: '1000', LOG_LEVEL: 'warn' }),
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         service.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -361,3 +341,25 @@ describe('Graceful shutdown under keep-alive load', () => {
     60_000 * SHUTDOWN_RUNS,
   );
 });
+
+/**
+ * The built service's environment: only what a test decides (no DATABASE_URL or REDIS_URL from
+ * the surrounding one), on in-memory PGlite, against the simulator, with no background sync.
+ */
+function serviceEnvironment(
+  port: number,
+  simulatorUrl: string,
+  extra: Record<string, string>,
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    PGLITE_DIR: 'memory://',
+    JWT_SECRET: 'shutdown-test-secret-that-is-long-enough-0123456789',
+    OPERATIONS_BASE_URL: simulatorUrl,
+    OPERATIONS_API_KEY: API_KEY,
+    SYNC_INTERVAL_S: '0',
+    ...extra,
+  };
+}
