@@ -18,6 +18,7 @@ import { ProcessesModule } from './processes/processes.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { UserRateLimitGuard } from './rate-limit/user-rate-limit.guard.js';
 import { RedisModule } from './redis/redis.module.js';
+import { RequestActivityModule } from './common/http/request-activity.js';
 import { SyncModule } from './sync/sync.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
@@ -25,6 +26,8 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
   imports: [
     ConfigModule,
     LoggingModule,
+    // app.setup.ts registers its middleware: every request counts.
+    RequestActivityModule,
     LifecycleModule,
     MetricsModule,
     DatabaseModule,

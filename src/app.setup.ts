@@ -7,6 +7,7 @@ import { bodyDepthLimit } from './common/http/body-depth-limit.js';
 import { configureHttpServer, requireHostHeader } from './common/http/http-server-settings.js';
 import { queryStringLimit } from './common/http/query-string-limit.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
+import { RequestActivity } from './common/http/request-activity.js';
 import { AppConfig } from './config/app.config.js';
 import { HttpLogger } from './logging/http-logger.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
@@ -62,6 +63,8 @@ export function configureApp(app: NestExpressApplication): void {
   // Process responses carry their own ETag; nothing else needs one.
   app.set('etag', false);
   configureHttpServer(app.getHttpServer(), app.get(HttpMetrics));
+  // First: background work (webhook delivery) yields to requests, whatever answers them.
+  app.use(app.get(RequestActivity).middleware);
   app.use(requestIdMiddleware);
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));
   // Right after the id, so that answers from later middleware (400, 413, 414, preflights) are logged and counted too.

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { ChangesModule } from '../changes/changes.module.js';
 import { ClockModule } from '../common/clock.module.js';
+import { RequestActivityModule } from '../common/http/request-activity.js';
+import { DeliveryPacer, EventLoopLoad, NodeEventLoopLoad } from './delivery/delivery-pacer.js';
 import { DeliveriesRetention } from './delivery/deliveries-retention.js';
 import { DeliveryRepository } from './delivery/delivery.repository.js';
 import { HttpWebhookTransport } from './delivery/http-webhook-transport.js';
@@ -17,7 +19,7 @@ import { WebhooksService } from './webhooks.service.js';
 
 /** Webhooks: subscriptions to the change feed (`/api/webhooks`) and their delivery. */
 @Module({
-  imports: [ClockModule, ChangesModule, MetricsModule],
+  imports: [ClockModule, ChangesModule, MetricsModule, RequestActivityModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,
@@ -28,6 +30,8 @@ import { WebhooksService } from './webhooks.service.js';
     DeliveryRepository,
     DeliveriesRetention,
     WebhookDeliverer,
+    DeliveryPacer,
+    { provide: EventLoopLoad, useClass: NodeEventLoopLoad },
     WebhookMetrics,
     {
       provide: WebhookTransport,

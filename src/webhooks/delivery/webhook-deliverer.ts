@@ -16,6 +16,7 @@ import { signatureHeader } from '../security/webhook-signature.js';
 import { deliveryBody } from '../webhook-message.js';
 import { WebhookMetrics } from '../webhook.metrics.js';
 import { verdictOf, type AttemptVerdict } from './delivery-outcomes.js';
+import { DeliveryPacer } from './delivery-pacer.js';
 import { DeliveryRepository, type LeasedSubscription, type PendingChange } from './delivery.repository.js';
 import { nextRetryDelayMs, retryAfterMs } from './retry-schedule.js';
 import { WebhookTransport } from './webhook-transport.js';
@@ -63,6 +64,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     private readonly database: DatabaseService,
     private readonly clock: Clock,
     private readonly metrics: WebhookMetrics,
+    private readonly pacer: DeliveryPacer,
   ) {
     // Every attempt in flight listens for shutdown on this one signal.
     setMaxListeners(CONCURRENT_SUBSCRIPTIONS + 1, this.stop.signal);
@@ -89,7 +91,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
       this.claimAgain = true;
       return;
     }
-    this.claiming = this.claimAndStart()
+    this.claiming = this.claimAndStart({ paced: true })
       .catch((error: Error) =>
         this.logger.warn({ msg: 'claiming webhook deliveries failed', error: error.message }),
       )
@@ -102,17 +104,20 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
       });
   }
 
-  /** Delivers until nothing is due at the clock's present time: what a test or a tool waits for. */
+  /**
+   * Delivers until nothing is due at the clock's present time: what a test or a tool waits for.
+   * What it claims is not paced: whoever drains is waiting for exactly this.
+   */
   async drain(): Promise<void> {
     for (;;) {
       await this.claiming;
-      await this.claimAndStart();
+      await this.claimAndStart({ paced: false });
       if (this.working.size === 0 && this.claiming === null) return;
       await Promise.allSettled(this.working.values());
     }
   }
 
-  private async claimAndStart(): Promise<void> {
+  private async claimAndStart({ paced }: { paced: boolean }): Promise<void> {
     const room = CONCURRENT_SUBSCRIPTIONS - this.working.size;
     if (room <= 0 || this.stop.signal.aborted) return;
     const now = this.clock.now();
@@ -120,7 +125,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     for (const subscription of claimed) {
       // Still being worked here (its lease ran out meanwhile and this instance took it again).
       if (this.working.has(subscription.id)) continue;
-      const work = this.work(subscription).finally(() => {
+      const work = this.work(subscription, paced).finally(() => {
         this.working.delete(subscription.id);
         this.wake();
       });
@@ -128,9 +133,10 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     }
   }
 
-  private async work(subscription: LeasedSubscription): Promise<void> {
+  private async work(subscription: LeasedSubscription, paced: boolean): Promise<void> {
     try {
       for (let turn = 0; turn < CHANGES_PER_TURN && !this.stop.signal.aborted; turn++) {
+        if (paced) await this.pacer.turn(this.stop.signal);
         if (!(await this.deliverNext(subscription))) break;
       }
     } catch (error) {
