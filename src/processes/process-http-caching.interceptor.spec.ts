@@ -35,8 +35,8 @@ describe(ProcessHttpCachingInterceptor.name, () => {
       switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
     } as unknown as ExecutionContext;
     const next: CallHandler = { handle: () => of(body) };
-    const sent = await lastValueFrom(sut.intercept(context, next));
-    return { sent, status, headers: Object.fromEntries(headers), varied };
+    const bytes = await lastValueFrom(sut.intercept(context, next));
+    return { bytes, sent: bytes.toString('utf8'), status, headers: Object.fromEntries(headers), varied };
   }
 
   describe('a list page (JsonText)', () => {
@@ -51,6 +51,16 @@ describe(ProcessHttpCachingInterceptor.name, () => {
         'Content-Type': 'application/json; charset=utf-8',
       });
       expect(varied).toEqual(['Accept-Encoding']);
+    });
+
+    it('sends the bytes the tag is the hash of, the same tag for the same text as ever', async () => {
+      const text = '{"data":[{"numero":"IMP-1","note":"Liberação no canal verde ✓"}]}';
+
+      const { bytes, headers } = await answer(JsonText.of(text));
+
+      expect(Buffer.isBuffer(bytes)).toBe(true);
+      expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+      expect(headers.ETag).toBe(tagOf(text));
     });
 
     it('tags a composite JsonText by its joined text', async () => {

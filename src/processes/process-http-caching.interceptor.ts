@@ -12,46 +12,52 @@ import { JsonText } from '../common/http/json-text.js';
  * `If-None-Match` is evaluated here, whatever `Cache-Control` or `Pragma` the request carries, and
  * a match answers 304 with the tag, the caching headers and no body.
  *
- * The body is serialised here, once (a list arrives as `JsonText`, serialised already), and sent
- * as that text: hashing a separately serialised copy would double the cost of a large page.
+ * The body is serialised here, once (a list arrives as `JsonText`, serialised already), encoded
+ * once, and the tag is the hash of the very bytes that are sent: hashing a separately serialised
+ * or encoded copy would double the cost of a large page.
  */
 @Injectable()
 export class ProcessHttpCachingInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<string> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<Buffer> {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     return next.handle().pipe(
       map((body: JsonText<unknown> | Record<string, unknown>) => {
-        const { dataJson, enrichment } = partsOf(body);
-        const tag = entityTag(dataJson);
+        const { data, enrichment } = partsOf(body);
+        const tag = entityTag(data);
         response.setHeader('Cache-Control', 'private, no-cache');
         response.setHeader('ETag', tag);
         response.vary('Accept-Encoding');
         if (ifNoneMatchMatches(request.headers['if-none-match'], tag)) {
           response.status(HttpStatus.NOT_MODIFIED);
-          return '';
+          return NO_BODY;
         }
         response.setHeader('Content-Type', 'application/json; charset=utf-8');
         // `enrichment` is the detail's last member: appending it keeps the documented order.
-        return enrichment === undefined
-          ? dataJson
-          : `${dataJson.slice(0, -1)},"enrichment":${JSON.stringify(enrichment)}}`;
+        return enrichment === undefined ? data : withEnrichment(data, enrichment);
       }),
     );
   }
 }
 
-/** The text the tag covers, and the detail's `enrichment`, which it does not cover. */
+const NO_BODY = Buffer.alloc(0);
+
+/** The JSON bytes the tag covers, and the detail's `enrichment`, which it does not cover. */
 function partsOf(body: JsonText<unknown> | Record<string, unknown>): {
-  dataJson: string;
+  data: Buffer;
   enrichment?: unknown;
 } {
-  if (body instanceof JsonText) return { dataJson: body.text };
+  if (body instanceof JsonText) return { data: body.bytes };
   const { enrichment, ...data } = body;
-  return { dataJson: JSON.stringify(data), enrichment };
+  return { data: Buffer.from(JSON.stringify(data)), enrichment };
 }
 
-function entityTag(json: string): string {
+/** The object in `data` with `enrichment` as its last member, the documented order. */
+function withEnrichment(data: Buffer, enrichment: unknown): Buffer {
+  return Buffer.concat([data.subarray(0, -1), Buffer.from(`,"enrichment":${JSON.stringify(enrichment)}}`)]);
+}
+
+function entityTag(json: Buffer): string {
   return weakEntityTag(createHash('sha256').update(json).digest('base64url').slice(0, 27));
 }

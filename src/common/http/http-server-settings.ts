@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Response } from 'express';
 import { InvalidRequestException, type ProblemDefinition } from '../problems/problem.exception.js';
 import { PROBLEM_TYPES, type ProblemType } from '../problems/problem-types.js';
 
@@ -49,6 +50,16 @@ export class ServiceExpressAdapter extends ExpressAdapter {
       },
       this.getInstance(),
     );
+  }
+
+  /**
+   * Bytes go out as they are: JSON pages arrive here encoded once, ready for the socket, and
+   * Nest would send any object, a Buffer included, through `JSON.stringify`.
+   */
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (!Buffer.isBuffer(body)) return super.reply(response, body, statusCode);
+    if (statusCode !== undefined) response.status(statusCode);
+    return response.send(body);
   }
 }
 

@@ -4,8 +4,8 @@ import { map, type Observable } from 'rxjs';
 import { JsonText } from './json-text.js';
 
 /**
- * Sends a handler's `JsonText` as the JSON it already is: Express's `json()` would serialise the
- * wrapper object instead. Any other body passes through untouched.
+ * Sends a handler's `JsonText` as the JSON bytes it already is: Express's `json()` would serialise
+ * the wrapper object instead. Any other body passes through untouched.
  */
 @Injectable()
 export class JsonTextInterceptor implements NestInterceptor {
@@ -15,7 +15,7 @@ export class JsonTextInterceptor implements NestInterceptor {
       map((body: unknown) => {
         if (!(body instanceof JsonText)) return body;
         response.setHeader('Content-Type', 'application/json; charset=utf-8');
-        return body.text;
+        return body.bytes;
       }),
     );
   }

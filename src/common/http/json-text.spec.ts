@@ -23,4 +23,11 @@ describe(JsonText.name, () => {
     expect(body.text).toBe(JSON.stringify({ data, meta, 'we"ird': null }));
     expect(body.parse()).toEqual({ data, meta, 'we"ird': null });
   });
+
+  it('encodes its text to UTF-8 once, however often the bytes are read', () => {
+    const body = JsonText.array([item({ note: 'Liberação ✓' }), item({ n: 1 })]);
+
+    expect(body.bytes.toString('utf8')).toBe('[{"note":"Liberação ✓"},{"n":1}]');
+    expect(body.bytes).toBe(body.bytes);
+  });
 });

@@ -10,6 +10,7 @@
 export class JsonText<T> {
   declare private readonly decodesTo: T;
   private joined: string | undefined;
+  private encoded: Buffer | undefined;
 
   private constructor(private readonly pieces: readonly string[]) {}
 
@@ -43,6 +44,15 @@ export class JsonText<T> {
   get text(): string {
     this.joined ??= this.pieces.join('');
     return this.joined;
+  }
+
+  /**
+   * The text as UTF-8, encoded once: what is hashed for an ETag and written to the socket, so
+   * neither encodes it again.
+   */
+  get bytes(): Buffer {
+    this.encoded ??= Buffer.from(this.text);
+    return this.encoded;
   }
 
   parse(): T {
