@@ -1,7 +1,6 @@
 import { pino, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
 import type { LogSettings } from '../config/app.config.js';
 import { LOG_SERIALIZERS, REDACTED_PATHS } from './log-serializers.js';
-import { currentRequestId } from './request-context.js';
 
 /** Where log lines go: stdout unless a test hands in a stream of its own. */
 export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
@@ -11,9 +10,8 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 export type RootLogger = PinoInstance;
 
 /**
- * JSON lines at `LOG_LEVEL`, ISO timestamps, level names, secrets censored, and the request id
- * on every line logged while a request is handled. Human-readable (pino-pretty) only in
- * development when stdout is a terminal.
+ * JSON lines at `LOG_LEVEL`, ISO timestamps, level names, secrets censored. Human-readable
+ * (pino-pretty) only in development when stdout is a terminal.
  */
 export function createRootLogger(config: LogSettings, destination: DestinationStream | null): RootLogger {
   const options: LoggerOptions = {
@@ -22,10 +20,6 @@ export function createRootLogger(config: LogSettings, destination: DestinationSt
     formatters: { level: (label) => ({ level: label }) },
     serializers: LOG_SERIALIZERS,
     redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
-    mixin: () => {
-      const requestId = currentRequestId();
-      return requestId === undefined ? {} : { requestId };
-    },
   };
   if (destination !== null) return pino(options, destination);
   if (config.nodeEnv === 'development' && process.stdout.isTTY) {
