@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import {
   type HeadersObject,
   ApiBearerAuth,
@@ -12,14 +12,13 @@ import {
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import type { JsonText } from '../common/http/json-text.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
 import { ListProcessesQueryDto } from './dto/list-processes.query.dto.js';
 import { NUMERO_MESSAGE, ProcessNumeroParamsDto } from './dto/process-numero.params.dto.js';
 import { ProcessListResponseDto } from './dto/process-summary.response.dto.js';
 import { paginationLinks } from './pagination-links.js';
-import { ProcessHttpCachingInterceptor } from './process-http-caching.interceptor.js';
+import { processAnswer } from './process-http-caching.js';
 import { ProcessesService } from './processes.service.js';
 
 const CACHING_HEADERS: HeadersObject = {
@@ -41,7 +40,6 @@ const CACHING_HEADERS: HeadersObject = {
   schema: { type: 'string', maxLength: 1024 },
   example: 'W/"5d41402abc4b2a76"',
 })
-@UseInterceptors(ProcessHttpCachingInterceptor)
 @Controller('api/processes')
 export class ProcessesController {
   constructor(private readonly processes: ProcessesService) {}
@@ -79,7 +77,7 @@ export class ProcessesController {
     @CurrentUser() user: AuthenticatedUser,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<JsonText<ProcessListResponseDto>> {
+  ): Promise<Buffer> {
     const criteria = query.toCriteria();
     const { body, meta } = await this.processes.list(criteria, user);
     const rawQuery = request.originalUrl.split('?')[1] ?? '';
@@ -87,7 +85,7 @@ export class ProcessesController {
       'Link',
       paginationLinks(request.path, new URLSearchParams(rawQuery), criteria.page, meta.totalPages),
     );
-    return body;
+    return processAnswer(request, response, body);
   }
 
   @Get(':numero')
@@ -107,10 +105,12 @@ export class ProcessesController {
     name: 'numero',
     message: NUMERO_MESSAGE,
   })
-  detail(
+  async detail(
     @Param() params: ProcessNumeroParamsDto,
     @CurrentUser() user: AuthenticatedUser,
-  ): Promise<ProcessDetailResponseDto> {
-    return this.processes.detail(params.numero, user);
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<Buffer> {
+    return processAnswer(request, response, await this.processes.detail(params.numero, user));
   }
 }

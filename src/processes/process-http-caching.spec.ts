@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { CallHandler, ExecutionContext } from '@nestjs/common';
-import { lastValueFrom, of } from 'rxjs';
+import type { Request, Response } from 'express';
 import { JsonText } from '../common/http/json-text.js';
-import { ProcessHttpCachingInterceptor } from './process-http-caching.interceptor.js';
+import { processAnswer } from './process-http-caching.js';
 
 /** The tag as the interceptor documents it: weak, the first 27 base64url characters of the SHA-256. */
 function tagOf(json: string): string {
@@ -14,11 +13,9 @@ const LIST_TEXT =
 const DETAIL = { numero: 'IMP-1', status: 'OPEN', parties: [{ role: 'importer', name: 'ACME' }] };
 const ENRICHMENT = { status: 'FRESH', fetchedAt: '2026-03-14T12:00:00.000Z' };
 
-describe(ProcessHttpCachingInterceptor.name, () => {
-  const sut = new ProcessHttpCachingInterceptor();
-
-  /** One request through the interceptor: the body the handler returns, and what was answered. */
-  async function answer(body: unknown, ifNoneMatch?: string) {
+describe(processAnswer.name, () => {
+  /** One answer: the body the handler has, and what was answered. */
+  function answer(body: JsonText<unknown> | object, ifNoneMatch?: string) {
     const headers = new Map<string, string>();
     const varied: string[] = [];
     let status: number | undefined;
@@ -31,17 +28,13 @@ describe(ProcessHttpCachingInterceptor.name, () => {
       },
     };
     const request = { headers: ifNoneMatch === undefined ? {} : { 'if-none-match': ifNoneMatch } };
-    const context = {
-      switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
-    } as unknown as ExecutionContext;
-    const next: CallHandler = { handle: () => of(body) };
-    const bytes = await lastValueFrom(sut.intercept(context, next));
+    const bytes = processAnswer(request as Request, response as unknown as Response, body);
     return { bytes, sent: bytes.toString('utf8'), status, headers: Object.fromEntries(headers), varied };
   }
 
   describe('a list page (JsonText)', () => {
-    it('sends the text as it is, tagged with the hash of that text, private and to be revalidated', async () => {
-      const { sent, status, headers, varied } = await answer(JsonText.of(LIST_TEXT));
+    it('sends the text as it is, tagged with the hash of that text, private and to be revalidated', () => {
+      const { sent, status, headers, varied } = answer(JsonText.of(LIST_TEXT));
 
       expect(sent).toBe(LIST_TEXT);
       expect(status).toBeUndefined();
@@ -53,36 +46,36 @@ describe(ProcessHttpCachingInterceptor.name, () => {
       expect(varied).toEqual(['Accept-Encoding']);
     });
 
-    it('sends the bytes the tag is the hash of, the same tag for the same text as ever', async () => {
+    it('sends the bytes the tag is the hash of, the same tag for the same text as ever', () => {
       const text = '{"data":[{"numero":"IMP-1","note":"Liberação no canal verde ✓"}]}';
 
-      const { bytes, headers } = await answer(JsonText.of(text));
+      const { bytes, headers } = answer(JsonText.of(text));
 
       expect(Buffer.isBuffer(bytes)).toBe(true);
       expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
       expect(headers.ETag).toBe(tagOf(text));
     });
 
-    it('tags a composite JsonText by its joined text', async () => {
+    it('tags a composite JsonText by its joined text', () => {
       const body = JsonText.object({ data: JsonText.array([JsonText.of('{"numero":"IMP-1"}')]), meta: {} });
 
-      const { sent, headers } = await answer(body);
+      const { sent, headers } = answer(body);
 
       expect(sent).toBe('{"data":[{"numero":"IMP-1"}],"meta":{}}');
       expect(headers.ETag).toBe(tagOf('{"data":[{"numero":"IMP-1"}],"meta":{}}'));
     });
 
-    it('gives another page another tag', async () => {
-      const one = await answer(JsonText.of(LIST_TEXT));
-      const other = await answer(JsonText.of(LIST_TEXT.replace('IMP-1', 'IMP-2')));
+    it('gives another page another tag', () => {
+      const one = answer(JsonText.of(LIST_TEXT));
+      const other = answer(JsonText.of(LIST_TEXT.replace('IMP-1', 'IMP-2')));
 
       expect(other.headers.ETag).not.toBe(one.headers.ETag);
     });
   });
 
   describe('a detail (a plain object)', () => {
-    it('tags the data without `enrichment` and sends `enrichment` as the last member', async () => {
-      const { sent, headers } = await answer({ ...DETAIL, enrichment: ENRICHMENT });
+    it('tags the data without `enrichment` and sends `enrichment` as the last member', () => {
+      const { sent, headers } = answer({ ...DETAIL, enrichment: ENRICHMENT });
 
       expect(headers.ETag).toBe(tagOf(JSON.stringify(DETAIL)));
       expect(sent).toBe(`${JSON.stringify(DETAIL).slice(0, -1)},"enrichment":${JSON.stringify(ENRICHMENT)}}`);
@@ -90,35 +83,35 @@ describe(ProcessHttpCachingInterceptor.name, () => {
       expect(JSON.parse(sent)).toEqual({ ...DETAIL, enrichment: ENRICHMENT });
     });
 
-    it('moves an `enrichment` given first to the end, leaving the order of the rest', async () => {
-      const { sent } = await answer({ enrichment: ENRICHMENT, ...DETAIL });
+    it('moves an `enrichment` given first to the end, leaving the order of the rest', () => {
+      const { sent } = answer({ enrichment: ENRICHMENT, ...DETAIL });
 
       expect(Object.keys(JSON.parse(sent) as object)).toEqual([...Object.keys(DETAIL), 'enrichment']);
     });
 
-    it('keeps the tag when only `enrichment` changes, and changes it when the data does', async () => {
-      const fresh = await answer({ ...DETAIL, enrichment: ENRICHMENT });
-      const stale = await answer({
+    it('keeps the tag when only `enrichment` changes, and changes it when the data does', () => {
+      const fresh = answer({ ...DETAIL, enrichment: ENRICHMENT });
+      const stale = answer({
         ...DETAIL,
         enrichment: { status: 'STALE', fetchedAt: '2026-03-14T11:00:00Z' },
       });
-      const changed = await answer({ ...DETAIL, status: 'CLOSED', enrichment: ENRICHMENT });
+      const changed = answer({ ...DETAIL, status: 'CLOSED', enrichment: ENRICHMENT });
 
       expect(stale.headers.ETag).toBe(fresh.headers.ETag);
       expect(changed.headers.ETag).not.toBe(fresh.headers.ETag);
     });
 
-    it('serialises an object without `enrichment` as it is', async () => {
-      const { sent, headers } = await answer(DETAIL);
+    it('serialises an object without `enrichment` as it is', () => {
+      const { sent, headers } = answer(DETAIL);
 
       expect(sent).toBe(JSON.stringify(DETAIL));
       expect(headers.ETag).toBe(tagOf(JSON.stringify(DETAIL)));
       expect(headers['Content-Type']).toBe('application/json; charset=utf-8');
     });
 
-    it('tags an object exactly as the JsonText of the same text', async () => {
-      const asObject = await answer(DETAIL);
-      const asText = await answer(JsonText.of(JSON.stringify(DETAIL)));
+    it('tags an object exactly as the JsonText of the same text', () => {
+      const asObject = answer(DETAIL);
+      const asText = answer(JsonText.of(JSON.stringify(DETAIL)));
 
       expect(asObject.headers.ETag).toBe(asText.headers.ETag);
     });
@@ -132,8 +125,8 @@ describe(ProcessHttpCachingInterceptor.name, () => {
       ['its strong form (weak comparison)', () => opaque],
       ['a list that holds it', () => `"something-else", ${tagOf(LIST_TEXT)}`],
       ['the wildcard', () => '*'],
-    ])('answers 304 without a body to %s, still with the tag and caching headers', async (_case, header) => {
-      const { sent, status, headers, varied } = await answer(JsonText.of(LIST_TEXT), header());
+    ])('answers 304 without a body to %s, still with the tag and caching headers', (_case, header) => {
+      const { sent, status, headers, varied } = answer(JsonText.of(LIST_TEXT), header());
 
       expect(status).toBe(304);
       expect(sent).toBe('');
@@ -141,10 +134,10 @@ describe(ProcessHttpCachingInterceptor.name, () => {
       expect(varied).toEqual(['Accept-Encoding']);
     });
 
-    it('answers 304 to a detail whose tag matches though its `enrichment` has changed', async () => {
-      const { headers } = await answer({ ...DETAIL, enrichment: ENRICHMENT });
+    it('answers 304 to a detail whose tag matches though its `enrichment` has changed', () => {
+      const { headers } = answer({ ...DETAIL, enrichment: ENRICHMENT });
 
-      const again = await answer(
+      const again = answer(
         { ...DETAIL, enrichment: { status: 'CACHED', fetchedAt: '2026-03-14T12:05:00Z' } },
         headers.ETag,
       );
@@ -158,8 +151,8 @@ describe(ProcessHttpCachingInterceptor.name, () => {
       ['a list without it', '"a", W/"b"'],
       ['the tag unquoted', opaque.slice(1, -1)],
       ['the tag cut short', tagOf(LIST_TEXT).slice(0, -2)],
-    ])('answers 200 with the body to %s', async (_case, header) => {
-      const { sent, status, headers } = await answer(JsonText.of(LIST_TEXT), header);
+    ])('answers 200 with the body to %s', (_case, header) => {
+      const { sent, status, headers } = answer(JsonText.of(LIST_TEXT), header);
 
       expect(status).toBeUndefined();
       expect(sent).toBe(LIST_TEXT);
