@@ -7,6 +7,7 @@ import { PasswordHasher } from '../src/auth/password-hasher.service.js';
 import { UsersRepository } from '../src/auth/users/users.repository.js';
 import { sql } from 'drizzle-orm';
 import { ChangeRecorder } from '../src/changes/change-recorder.js';
+import { markFeed, restoreFeed } from './feed-mark.js';
 import type { ChangeDraft } from '../src/changes/process-changes.js';
 import { DatabaseService } from '../src/database/database.service.js';
 import { rowsOf } from '../src/database/sql-rows.js';
@@ -130,6 +131,10 @@ async function main(): Promise<void> {
   const readers: StreamReader[] = [];
   // Writes the rounds' changes, as sync's page transactions would.
   const writer = await DatabaseService.connect({ url: options.url, pgliteDir: '' });
+  const mark = await markFeed(writer);
+  // Interrupted too, the feed goes back to where it was.
+  const restoreOnInterrupt = (): void => void restoreFeed(writer, mark).finally(() => process.exit(130));
+  process.once('SIGINT', restoreOnInterrupt);
   try {
     const service = await startService({
       url: options.url,
@@ -212,6 +217,8 @@ async function main(): Promise<void> {
   } finally {
     for (const reader of readers) reader.request.destroy();
     for (const child of children) child.kill('SIGTERM');
+    process.off('SIGINT', restoreOnInterrupt);
+    log(`# the ${await restoreFeed(writer, mark)} changes recorded here deleted; the feed ends where it did`);
     await writer.close();
     await simulator.close();
   }

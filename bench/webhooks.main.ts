@@ -15,6 +15,7 @@ import type { ChangeDraft } from '../src/changes/process-changes.js';
 import { DatabaseService } from '../src/database/database.service.js';
 import { customers } from '../src/database/schema.js';
 import { BENCH_USERS } from './dataset.js';
+import { markFeed, restoreFeed } from './feed-mark.js';
 import type { DriveRequest, DriveResult } from './driver.js';
 import { cpuMillisOf, loadAverage, sampleRss } from './proc-stats.js';
 import { login, startService } from './service-process.js';
@@ -40,7 +41,7 @@ allowed to local http receivers. --customers customers (bench-wh-<n>), each with
             page (bench-staff) for --seconds each, quiet and then while a burst is being delivered.
             Needs a loaded dataset (npm run bench:load) for its users and processes.
 
-The subscriptions are deleted afterwards; the changes stay in the feed.`;
+The subscriptions are deleted afterwards, and the changes recorded here too: the feed ends where it did.`;
 
 const PASSWORD = 'bench-webhook-2026';
 const TIMEOUT_MS = 300_000;
@@ -111,6 +112,9 @@ async function main(): Promise<void> {
   const database = await DatabaseService.connect({ url: options.url, pgliteDir: '' });
   await database.migrate();
   await ensureCustomersAndUsers(database, options.customers);
+  const mark = await markFeed(database);
+  const restoreOnInterrupt = (): void => void restoreFeed(database, mark).finally(() => process.exit(130));
+  process.once('SIGINT', restoreOnInterrupt);
 
   const received = new Map<string, Received>();
   const down = new Set<string>();
@@ -143,6 +147,10 @@ async function main(): Promise<void> {
   } finally {
     service?.child.kill('SIGTERM');
     receiver.close();
+    process.off('SIGINT', restoreOnInterrupt);
+    log(
+      `# the ${await restoreFeed(database, mark)} changes recorded here deleted; the feed ends where it did`,
+    );
     await database.close();
   }
 }
