@@ -1,5 +1,6 @@
 import { get } from 'node:http';
 import autocannon from 'autocannon';
+import { cpuMillisOf } from './proc-stats.js';
 
 /**
  * The load generator, in its own process so that its CPU is not the server's: the harness forks
@@ -13,6 +14,8 @@ export interface DriveRequest {
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;
+  /** The server's process: its CPU is read right before and right after the run, nothing else in between. */
+  serverPid?: number;
 }
 
 export interface DriveResult {
@@ -26,6 +29,8 @@ export interface DriveResult {
   bodyBytes: number | null;
   /** Paths used (the rotation's position after the run). */
   used: number;
+  /** The server's CPU (user + system) during the run alone, ms; null without `serverPid`. */
+  serverCpuMs: number | null;
 }
 
 /** The body of one answer as received, in bytes: node:http leaves a gzip body compressed. */
@@ -43,6 +48,7 @@ function bodyBytesOf(url: string, path: string, headers: Record<string, string>)
 async function drive(request: DriveRequest): Promise<DriveResult> {
   let next = 0;
   const paths = request.paths;
+  const cpuBefore = request.serverPid === undefined ? null : cpuMillisOf(request.serverPid);
   const result = await autocannon({
     url: request.url,
     connections: request.connections,
@@ -56,9 +62,11 @@ async function drive(request: DriveRequest): Promise<DriveResult> {
       },
     ],
   });
+  const serverCpuMs =
+    request.serverPid === undefined || cpuBefore === null ? null : cpuMillisOf(request.serverPid) - cpuBefore;
   // autocannon counts the headers with the body and keeps no body of its own, so the run's first
-  // paths (up to ten) are asked once more, with the same headers, and their bodies counted (a few
-  // requests more in the server's CPU, against thousands in the run).
+  // paths (up to ten) are asked once more, with the same headers, and their bodies counted: after
+  // the CPU was read, so these requests are not in it.
   const sample = paths.slice(0, Math.min(next, 10));
   let bytes = 0;
   for (const path of sample) bytes += await bodyBytesOf(request.url, path, request.headers);
@@ -71,6 +79,7 @@ async function drive(request: DriveRequest): Promise<DriveResult> {
     errors: result.errors + result.timeouts + result.non2xx,
     bodyBytes: sample.length === 0 ? null : bytes / sample.length,
     used: next,
+    serverCpuMs,
   };
 }
 

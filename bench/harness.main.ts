@@ -26,13 +26,28 @@ import {
   type Statement,
 } from './list-statements.js';
 import { readDatasetSpec } from './loader.js';
-import { cpuMillisOf, loadAverage, memoryOf, sampleRss } from './proc-stats.js';
-import { login, startService } from './service-process.js';
-import { formatTable, requestsOf, SCENARIOS, type ScenarioName, type ScenarioRow } from './report.js';
+import { loadAverage, memoryOf, sampleRss } from './proc-stats.js';
+import { login, startService, stopService } from './service-process.js';
+import {
+  BASELINE_OF,
+  formatPairs,
+  formatTable,
+  requestsOf,
+  runOrder,
+  SCENARIOS,
+  summarisePairs,
+  warmupSettled,
+  type ScenarioName,
+  type ScenarioRow,
+} from './report.js';
+
+/** Warm-up runs in slices this long, each a point of the warm-up curve. */
+const WARMUP_SLICE_S = 2;
 
 const USAGE = `Usage: npm run bench -- (--database-url postgres://... | --pglite-dir DIR)
-        [--connections 4,16] [--duration 10] [--warmup 3] [--users staff,largeCustomer]
-        [--scenarios list-default,...] [--out DIR] [--skip-explain]
+        [--connections 4,16] [--duration 10] [--warmup 5] [--warmup-max 60] [--pairs 3]
+        [--users staff,largeCustomer] [--scenarios list-default,...] [--out DIR] [--skip-explain]
+        [--node-flags "--cpu-prof --cpu-prof-dir=DIR"] [--service-dir CHECKOUT]
 
 Boots the service (its own build of src/, NODE_ENV=production) on a database loaded by
 bench:load, with an HTTP operations simulator (50 ms latency) started here, and drives it with
@@ -40,7 +55,14 @@ autocannon from a separate process. Scenarios: ${SCENARIOS.join(', ')}; a -gzip 
 its twin's requests with Accept-Encoding: gzip; a baseline- one sends its twin's requests to a
 framework-free node:http + pg server that answers them from the same statements (PostgreSQL only).
 changes-page-100 needs a feed (bench:load --changes) and reads 100 changes after cursors spread
-from its start to its end.`;
+from its start to its end.
+
+A scenario whose baseline twin is selected runs in --pairs interleaved pairs (ours, theirs, ours,
+theirs...), judged on the median of the pairs' CPU-a-request ratios. Each run warms up in
+${WARMUP_SLICE_S}-second slices, at least --warmup seconds and at most --warmup-max, until two slices'
+CPU a request agree within 5% (the JIT has settled); CPU is read around the measured run alone.
+--node-flags adds node flags to the service's (a profiler: --cpu-prof --cpu-prof-dir=DIR, or
+--perf-basic-prof); --service-dir runs another checkout's build (its dist/main.js, from there).`;
 
 /** This file runs from <build>/bench/; the service built with it is <build>/src/main.js. */
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -52,6 +74,10 @@ interface Options {
   connections: number[];
   duration: number;
   warmup: number;
+  warmupMax: number;
+  pairs: number;
+  nodeFlags: string[];
+  serviceDir: string | undefined;
   users: BenchUserKey[];
   scenarios: ScenarioName[];
   out: string;
@@ -67,10 +93,9 @@ interface Fixtures {
 }
 
 /** Each baseline scenario and the service's scenario it answers the same requests of. */
-const BASELINES = new Map<ScenarioName, ScenarioName>([
-  ['baseline-list-default', 'list-default'],
-  ['baseline-changes-page-100', 'changes-page-100'],
-]);
+const BASELINES = new Map<ScenarioName, ScenarioName>(
+  [...BASELINE_OF].map(([ours, theirs]) => [theirs, ours]),
+);
 
 /** Pages of the change feed: cursors spread over all of it, from its start to its end. */
 const FEED_CURSORS = 30;
@@ -98,7 +123,11 @@ function parseOptions(): Options {
       'pglite-dir': { type: 'string' },
       connections: { type: 'string', default: '4,16' },
       duration: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: '5' },
+      'warmup-max': { type: 'string', default: '60' },
+      pairs: { type: 'string', default: '3' },
+      'node-flags': { type: 'string', default: '' },
+      'service-dir': { type: 'string' },
       users: { type: 'string', default: 'largeCustomer,staff' },
       scenarios: { type: 'string', default: SCENARIOS.join(',') },
       out: { type: 'string', default: 'node_modules/.cache/process-lookup-bench-results' },
@@ -127,6 +156,10 @@ function parseOptions(): Options {
     connections: values.connections.split(',').map(Number),
     duration: Number(values.duration),
     warmup: Number(values.warmup),
+    warmupMax: Number(values['warmup-max']),
+    pairs: Number(values.pairs),
+    nodeFlags: values['node-flags'].split(/\s+/).filter((flag) => flag !== ''),
+    serviceDir: values['service-dir'],
     users,
     scenarios,
     out: values.out,
@@ -187,13 +220,16 @@ async function main(): Promise<void> {
     faults: { latencyMs: UPSTREAM_LATENCY_MS },
   });
   const children: ChildProcess[] = [];
+  let service: { url: string; child: ChildProcess } | null = null;
   try {
-    const service = await startService({
+    service = await startService({
       url: options.url,
       pgliteDir: options.pgliteDir,
       operationsUrl: simulator.url,
+      nodeFlags: options.nodeFlags,
+      serviceDir: options.serviceDir,
     });
-    children.push(service.child);
+    if (options.serviceDir !== undefined) log(`# service: the build of ${options.serviceDir}`);
     const drive = startDriver();
     children.push(drive.child);
 
@@ -204,6 +240,7 @@ async function main(): Promise<void> {
     }
 
     const rows: ScenarioRow[] = [];
+    const warmups: string[] = [];
     for (const user of options.users) {
       const headers = { authorization: `Bearer ${tokens.get(user)}` };
       const userQueries = queries.get(user)!;
@@ -217,7 +254,7 @@ async function main(): Promise<void> {
       }
       let missOffset = 0;
       for (const connections of options.connections) {
-        for (const scenario of options.scenarios) {
+        for (const { scenario, pair } of runOrder(options.scenarios, options.pairs)) {
           const target = BASELINES.has(scenario)
             ? baseline === null
               ? null
@@ -234,7 +271,8 @@ async function main(): Promise<void> {
             paths = userFixtures.missNumeros.slice(missOffset).map((numero) => `/api/processes/${numero}`);
             // Misses cannot exceed connections / 50 ms a second; with fewer unused numeros than
             // that the rotation would come back to cached ones and measure hits.
-            const needed = ((connections * 1000) / UPSTREAM_LATENCY_MS) * (options.warmup + options.duration);
+            const needed =
+              ((connections * 1000) / UPSTREAM_LATENCY_MS) * (options.warmupMax + options.duration);
             if (paths.length < needed) {
               log(
                 `# detail-miss as ${userLabel(user)} c=${connections} skipped: ${paths.length} unused numeros`,
@@ -251,34 +289,34 @@ async function main(): Promise<void> {
             const query = userQueries[asked] ?? '';
             paths = [`/api/processes${query === '' ? '' : `?${query}`}`];
           }
-          const run = async (seconds: number): Promise<DriveResult> =>
-            drive.run({
+          const run = async (seconds: number): Promise<DriveResult> => {
+            const result = await drive.run({
               url: target.url,
               paths,
               headers: scenarioHeaders,
               connections,
               durationSeconds: seconds,
+              serverPid: target.pid,
             });
-          if (options.warmup > 0) {
-            const warm = await run(options.warmup);
             if (scenario === 'detail-miss') {
-              missOffset += warm.used;
-              paths = paths.slice(warm.used);
+              missOffset += result.used;
+              paths = paths.slice(result.used);
             }
-            await settle(options.url, target.url);
-          }
+            return result;
+          };
+          const label = `${scenario}${pair === undefined ? '' : ` (pair ${pair})`} as ${userLabel(user)} c=${connections}`;
+          warmups.push(`${label}: ${await warmUp(run, options)}`);
+          await settle(options.url, target.url);
           const rss = sampleRss(target.pid);
-          const cpuBefore = cpuMillisOf(target.pid);
           const result = await run(options.duration);
-          const cpu = cpuMillisOf(target.pid) - cpuBefore;
           const rssMb = rss.stop();
-          if (scenario === 'detail-miss') {
-            missOffset += result.used;
-            if (missOffset > userFixtures.missNumeros.length) log('# warning: detail-miss reused numeros');
+          if (scenario === 'detail-miss' && missOffset > userFixtures.missNumeros.length) {
+            log('# warning: detail-miss reused numeros');
           }
           await settle(options.url, target.url);
           const row: ScenarioRow = {
             scenario,
+            ...(pair !== undefined && { pair }),
             user: userLabel(user),
             connections,
             requests: result.requests,
@@ -286,13 +324,16 @@ async function main(): Promise<void> {
             p50: result.p50,
             p99: result.p99,
             errors: result.errors,
-            cpuMsPerRequest: result.requests > 0 ? cpu / result.requests : null,
+            cpuMsPerRequest:
+              result.requests > 0 && result.serverCpuMs !== null
+                ? result.serverCpuMs / result.requests
+                : null,
             bytesPerResponse: result.bodyBytes,
             rssMb,
           };
           rows.push(row);
           log(
-            `${scenario} as ${row.user} c=${connections}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, ` +
+            `${label}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, ` +
               `p99 ${row.p99} ms, ${row.cpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms CPU/req, ` +
               `${row.bytesPerResponse?.toFixed(0) ?? 'n/a'} bytes/response, ${rssMb.toFixed(0)} MB, ` +
               `${row.errors} errors (load ${loadAverage()})`,
@@ -304,17 +345,7 @@ async function main(): Promise<void> {
         await once(baseline.child, 'exit');
       }
     }
-    for (const [baselineScenario, scenario] of BASELINES) {
-      for (const row of rows.filter((candidate) => candidate.scenario === scenario)) {
-        const base = rows.find(
-          (other) =>
-            other.scenario === baselineScenario &&
-            other.user === row.user &&
-            other.connections === row.connections,
-        );
-        row.baselineRatio = base === undefined ? null : row.rps / base.rps;
-      }
-    }
+    const pairs = summarisePairs(rows);
 
     const coalescing = await coldBurst(service.url, tokens, fixtures, simulator);
     const peak = memoryOf(service.child.pid!).peakMb;
@@ -324,6 +355,13 @@ async function main(): Promise<void> {
       `# ${driver}, ${count} processes (${spec.processCount} planned), load average at the end ${loadAverage()}`,
       '',
       formatTable(rows, driver),
+      '',
+      ...(pairs.length === 0
+        ? []
+        : ['Interleaved pairs, judged on the median CPU ratio:', '', formatPairs(pairs), '']),
+      `Warm-up, ms of CPU a request per ${WARMUP_SLICE_S}-second slice:`,
+      '',
+      ...warmups.map((line) => `- ${line}`),
       '',
       `Service peak RSS (VmHWM): ${peak.toFixed(0)} MB${heap === '' ? '' : `; at the end, ${heap}`}`,
       `100 concurrent requests for one cold process: ${coalescing}`,
@@ -337,13 +375,35 @@ async function main(): Promise<void> {
     writeFileSync(`${file}.md`, `${report}\n\n${explained.map((entry) => entry.text).join('\n\n')}\n`);
     writeFileSync(
       `${file}.json`,
-      JSON.stringify({ spec, count, rows, peak, coalescing, explained }, null, 2),
+      JSON.stringify({ spec, count, rows, pairs, warmups, peak, coalescing, explained }, null, 2),
     );
     log(`\nResults and plans: ${file}.md`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
+    if (service !== null) await stopService(service.child);
+    const profileDir = options.nodeFlags.find((flag) => flag.startsWith('--cpu-prof-dir='));
+    if (profileDir !== undefined) log(`# CPU profile of the service in ${profileDir.split('=')[1]}`);
     await simulator.close();
   }
+}
+
+/**
+ * Runs `run` in slices of {@link WARMUP_SLICE_S} seconds, at least `--warmup` and at most
+ * `--warmup-max` seconds in all, until the last two slices' CPU a request agree: the JIT has
+ * compiled what the scenario runs. Returns the curve, for the report.
+ */
+async function warmUp(run: (seconds: number) => Promise<DriveResult>, options: Options): Promise<string> {
+  const curve: number[] = [];
+  let seconds = 0;
+  while (seconds < options.warmupMax) {
+    const slice = await run(WARMUP_SLICE_S);
+    seconds += WARMUP_SLICE_S;
+    if (slice.requests > 0 && slice.serverCpuMs !== null) curve.push(slice.serverCpuMs / slice.requests);
+    if (seconds >= options.warmup && warmupSettled(curve)) {
+      return `${curve.map((cpu) => cpu.toFixed(2)).join(', ')} (settled after ${seconds} s)`;
+    }
+  }
+  return `${curve.map((cpu) => cpu.toFixed(2)).join(', ')} (NOT settled after ${seconds} s)`;
 }
 
 /** Numeros the user may see, distinct per use, and one of its container numbers. */

@@ -18,6 +18,13 @@ export interface ServiceTarget {
   operationsUrl: string;
   /** More environment for the service (a limit raised for a bench, say). */
   env?: Record<string, string>;
+  /** More node flags, after those of `npm start` (a profiler's, say). */
+  nodeFlags?: string[];
+  /**
+   * Another checkout whose build (`dist/main.js`) runs instead of the bench's own, from that
+   * directory and with its `npm start` flags: an earlier commit measured beside this one.
+   */
+  serviceDir?: string;
 }
 
 export async function freePort(): Promise<number> {
@@ -48,8 +55,10 @@ export async function startService(target: ServiceTarget): Promise<{ url: string
     ...(target.url !== null ? { DATABASE_URL: target.url } : { PGLITE_DIR: target.pgliteDir! }),
     ...target.env,
   };
-  const child = spawn(process.execPath, [...startScriptNodeFlags(), SERVICE_MAIN], {
-    cwd: ROOT,
+  const root = target.serviceDir ?? ROOT;
+  const main = target.serviceDir === undefined ? SERVICE_MAIN : join(target.serviceDir, 'dist/main.js');
+  const child = spawn(process.execPath, [...startScriptNodeFlags(root), ...(target.nodeFlags ?? []), main], {
+    cwd: root,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -68,9 +77,22 @@ export async function startService(target: ServiceTarget): Promise<{ url: string
   throw new Error('the service did not start within 60 s');
 }
 
+/**
+ * Stops the service as an orchestrator would (SIGTERM) and waits for it to exit, so that what it
+ * writes on exit (a `--cpu-prof` profile) is complete.
+ */
+export async function stopService(child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** The node flags `npm start` gives the service (its heap sizing), so the bench runs it alike. */
-function startScriptNodeFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+function startScriptNodeFlags(root: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
   return scripts.start.split(/\s+/).filter((token) => token.startsWith('--'));

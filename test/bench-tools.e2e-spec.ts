@@ -2,11 +2,16 @@ import { sql } from 'drizzle-orm';
 import { datasetProcesses, datasetSpec, densify, simulatorOf, type DatasetSpec } from '../bench/dataset.js';
 import { countDataset, loadDataset, readDatasetSpec } from '../bench/loader.js';
 import {
+  formatPairs,
   formatTable,
+  median,
   requestsOf,
+  runOrder,
   SCENARIOS,
+  summarisePairs,
   TABLE_COLUMNS,
   targetsOf,
+  warmupSettled,
   type ScenarioRow,
 } from '../bench/report.js';
 import type { DatabaseService } from '../src/database/database.service.js';
@@ -219,7 +224,8 @@ describe(formatTable.name, () => {
     cpuMsPerRequest: 0.8123,
     bytesPerResponse: 6143.4,
     rssMb: 140.2,
-    baselineRatio: 0.95,
+    pair: 1,
+    cpuRatio: 1.95,
     ...overrides,
   });
 
@@ -227,9 +233,14 @@ describe(formatTable.name, () => {
     const table = formatTable(
       [
         row({}),
-        row({ scenario: 'detail-miss', connections: 16, p99: 95, baselineRatio: undefined }),
-        row({ scenario: 'list-default-gzip', bytesPerResponse: 1021.6, baselineRatio: undefined }),
-        row({ scenario: 'baseline-list-default', bytesPerResponse: null, baselineRatio: undefined }),
+        row({ scenario: 'detail-miss', connections: 16, p99: 95, pair: undefined, cpuRatio: undefined }),
+        row({
+          scenario: 'list-default-gzip',
+          bytesPerResponse: 1021.6,
+          pair: undefined,
+          cpuRatio: undefined,
+        }),
+        row({ scenario: 'baseline-list-default', bytesPerResponse: null, cpuRatio: undefined }),
       ],
       'postgres',
     );
@@ -244,20 +255,22 @@ describe(formatTable.name, () => {
     expect(lines[1]!.every((cell) => /^-+$/.test(cell))).toBe(true);
     expect(lines[2]).toEqual([
       'list-default',
+      '1',
       'acme',
       '4',
       '1200',
       '3.0',
       '12.3',
-      '95%',
+      '1.95x',
       '0.81',
       '6143',
       '140',
       '0',
-      'ok p99<30, ok base>=90%, ok cpu<1.5, ok rss<300',
+      'ok p99<30, ok cpu<=2.0x base, ok rss<300',
     ]);
     expect(lines[3]).toEqual([
       'detail-miss',
+      '',
       'acme',
       '16',
       '1200',
@@ -272,6 +285,7 @@ describe(formatTable.name, () => {
     ]);
     expect(lines[4]).toEqual([
       'list-default-gzip',
+      '',
       'acme',
       '4',
       '1200',
@@ -284,7 +298,8 @@ describe(formatTable.name, () => {
       '0',
       'ok p99<30, ok rss<300',
     ]);
-    expect(lines[5]![8]).toBe('');
+    expect(lines[5]![1]).toBe('1');
+    expect(lines[5]![9]).toBe('');
     expect(lines).toHaveLength(6);
   });
 
@@ -301,12 +316,12 @@ describe(formatTable.name, () => {
     const texts = (overrides: Partial<ScenarioRow>, driver: 'postgres' | 'pglite' = 'postgres') =>
       targetsOf(row(overrides), driver).map((target) => `${target.met ? 'ok' : 'MISS'} ${target.text}`);
 
-    expect(texts({ connections: 16, p99: 79, baselineRatio: 0.8, cpuMsPerRequest: 2 })).toEqual([
+    expect(texts({ connections: 16, p99: 79, cpuRatio: 2.01 })).toEqual([
       'ok p99<80',
-      'MISS base>=90%',
-      'MISS cpu<1.5',
+      'MISS cpu<=2.0x base',
       'ok rss<300',
     ]);
+    expect(texts({ connections: 4, cpuRatio: undefined })).toEqual(['ok p99<30', 'ok rss<300']);
     expect(texts({ scenario: 'list-100', connections: 4 })).toEqual(['ok rss<300']);
     expect(texts({ scenario: 'list-100-gzip', connections: 16, p99: 150 })).toEqual([
       'MISS p99<150',
@@ -329,6 +344,11 @@ describe(formatTable.name, () => {
     expect(texts({ scenario: 'list-sea-import', connections: 4, p99: 80 })).toEqual(['ok rss<300']);
     expect(texts({ scenario: 'changes-page-100', connections: 16, p99: 19 })).toEqual([
       'ok p99<20',
+      'ok cpu<=2.5x base',
+      'ok rss<300',
+    ]);
+    expect(texts({ scenario: 'changes-page-100', cpuRatio: 2.6 })).toEqual([
+      'MISS cpu<=2.5x base',
       'ok rss<300',
     ]);
     expect(texts({ rps: 119, cpuMsPerRequest: null, rssMb: null }, 'pglite')).toEqual(['MISS rps>=120']);
@@ -339,5 +359,70 @@ describe(formatTable.name, () => {
       'ok p99<80',
       'MISS no errors',
     ]);
+  });
+});
+
+describe('interleaved pairs', () => {
+  it('runs a scenario and its selected twin in alternating pairs, and every other scenario once', () => {
+    expect(runOrder(['list-default', 'detail-hit', 'changes-page-100', 'baseline-list-default'], 2)).toEqual([
+      { scenario: 'list-default', pair: 1 },
+      { scenario: 'baseline-list-default', pair: 1 },
+      { scenario: 'list-default', pair: 2 },
+      { scenario: 'baseline-list-default', pair: 2 },
+      { scenario: 'detail-hit' },
+      { scenario: 'changes-page-100' },
+    ]);
+    expect(runOrder(['baseline-changes-page-100'], 3)).toEqual([{ scenario: 'baseline-changes-page-100' }]);
+  });
+
+  it('judges a scenario on the median of its pairs’ CPU ratios, not on any one pair', () => {
+    const run = (scenario: ScenarioRow['scenario'], pair: number, cpu: number, rps: number): ScenarioRow => ({
+      scenario,
+      pair,
+      user: 'acme',
+      connections: 4,
+      requests: 1000,
+      rps,
+      p50: 5,
+      p99: 10 * pair,
+      errors: 0,
+      cpuMsPerRequest: cpu,
+      bytesPerResponse: 100,
+      rssMb: 150,
+    });
+    const rows = [
+      run('list-default', 1, 2.4, 300),
+      run('baseline-list-default', 1, 1.0, 600),
+      run('list-default', 2, 3.0, 200),
+      run('baseline-list-default', 2, 1.0, 500),
+      run('list-default', 3, 2.1, 310),
+      run('baseline-list-default', 3, 1.2, 650),
+    ];
+
+    const [summary, ...others] = summarisePairs(rows);
+
+    expect(others).toEqual([]);
+    expect(summary).toMatchObject({ scenario: 'list-default', user: 'acme', connections: 4, target: 2 });
+    expect(summary!.ratios.map((ratio) => ratio.toFixed(2))).toEqual(['2.40', '3.00', '1.75']);
+    expect(summary!.medianRatio).toBeCloseTo(2.4);
+    expect(summary!.met).toBe(false);
+    expect(summary!.service).toEqual({ rps: 300, p99: 20, cpuMsPerRequest: 2.4 });
+    expect(rows[4]!.cpuRatio).toBeCloseTo(1.75);
+    expect(formatPairs([summary!])).toContain(
+      '| list-default | acme | 4 | 2.40, 3.00, 1.75 | 2.40 | MISS <= 2.0 |',
+    );
+  });
+
+  it('takes the middle value, or the mean of the two middle ones', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+
+  it('calls the warm-up settled when its last two slices agree within 5%', () => {
+    expect(warmupSettled([4.1])).toBe(false);
+    expect(warmupSettled([4.1, 3.2, 2.6])).toBe(false);
+    expect(warmupSettled([4.1, 3.2, 2.6, 2.5])).toBe(true);
+    expect(warmupSettled([2.5, 2.4, 2.7])).toBe(false);
   });
 });
