@@ -7,6 +7,7 @@ import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { jwtOptionsOf } from './jwt/jwt-options.js';
 import { JwtStrategy } from './jwt/jwt.strategy.js';
+import { VerifiedTokens } from './jwt/verified-tokens.js';
 import { PasswordHasher } from './password-hasher.service.js';
 import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 import { UserAccessService } from './users/user-access.service.js';
@@ -29,8 +30,10 @@ import { ClockModule } from '../common/clock.module.js';
     SignInsRepository,
     UserAccessService,
     JwtStrategy,
+    VerifiedTokens,
     RequireJsonGuard,
   ],
-  exports: [UsersRepository, PasswordHasher],
+  // The global JWT guard, provided by the root module, reads the verified tokens and the users.
+  exports: [UsersRepository, PasswordHasher, VerifiedTokens, UserAccessService],
 })
 export class AuthModule {}

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { Controller, Get, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
@@ -9,6 +10,7 @@ import type { UserAccessService } from '../users/user-access.service.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
 import { ACCESS_TOKEN_TYPE, JwtStrategy } from './jwt.strategy.js';
 import { Public } from '../../common/http/public.decorator.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 const USER: AuthenticatedUser = {
@@ -65,10 +67,15 @@ describe(JwtAuthGuard.name, () => {
     secret: SECRET,
     signOptions: { algorithm: 'HS256', issuer: config.jwt.issuer, audience: config.jwt.audience, header },
   });
-  const access = { resolve: (id: string) => Promise.resolve(id === USER.id ? USER : null) };
+  let disabled = false;
+  const access = {
+    resolve: (id: string) => Promise.resolve(id === USER.id && !disabled ? USER : null),
+  } as UserAccessService;
+  const verifiedTokens = new VerifiedTokens();
   // Constructing the strategy registers it with passport, as Nest does at start-up.
-  new JwtStrategy(config, access as UserAccessService);
-  const sut = new JwtAuthGuard(new Reflector());
+  new JwtStrategy(config, access, verifiedTokens);
+  const sut = new JwtAuthGuard(new Reflector(), verifiedTokens, access);
+  afterEach(() => (disabled = false));
   const locked = ExampleController.prototype.locked;
 
   const bearer = (token: string): Partial<Request> => ({ headers: { authorization: `Bearer ${token}` } });
@@ -183,5 +190,48 @@ describe(JwtAuthGuard.name, () => {
     const request = bearer(await plainJwt.signAsync({ sub: USER.id, exp: now() - 10 }));
 
     expect(await sut.canActivate(contextFor(request, locked, ExampleController))).toBe(true);
+  });
+
+  describe('a token verified before', () => {
+    it('is let through again without passport, with its user resolved again', async () => {
+      const token = await jwt.signAsync({ sub: USER.id }, { jwtid: 'again' });
+      await sut.canActivate(contextFor(bearer(token), locked, ExampleController));
+      const verify = jest.spyOn(JwtStrategy.prototype, 'validate');
+
+      const request = bearer(token);
+      expect(await sut.canActivate(contextFor(request, locked, ExampleController))).toBe(true);
+      expect((request as { user?: unknown }).user).toEqual(USER);
+      expect(verify).not.toHaveBeenCalled();
+      verify.mockRestore();
+    });
+
+    it('is refused once its user is disabled', async () => {
+      const token = await jwt.signAsync({ sub: USER.id }, { jwtid: 'disabled-later' });
+      await sut.canActivate(contextFor(bearer(token), locked, ExampleController));
+      disabled = true;
+
+      const error = await refusal(bearer(token));
+
+      expect(error.getStatus()).toBe(401);
+    });
+
+    it('is refused once it is more than 30 s past its exp, as jsonwebtoken would', async () => {
+      const token = await plainJwt.signAsync({ sub: USER.id, exp: now() + 60 });
+      await sut.canActivate(contextFor(bearer(token), locked, ExampleController));
+      const later = jest.spyOn(Date, 'now').mockReturnValue((now() + 60 + 30) * 1000);
+
+      const error = await refusal(bearer(token));
+
+      expect(error.getStatus()).toBe(401);
+      later.mockRestore();
+    });
+
+    it('does not vouch for a token that differs by a character', async () => {
+      const token = await jwt.signAsync({ sub: USER.id }, { jwtid: 'tampered' });
+      await sut.canActivate(contextFor(bearer(token), locked, ExampleController));
+      const tampered = `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.slice(-1)}`;
+
+      expect((await refusal(bearer(tampered))).getStatus()).toBe(401);
+    });
   });
 });

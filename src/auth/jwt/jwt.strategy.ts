@@ -3,8 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '../../config/app.config.js';
+import type { Request } from 'express';
 import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import { UserAccessService } from '../users/user-access.service.js';
+import { CLOCK_TOLERANCE_S, VerifiedTokens } from './verified-tokens.js';
 
 export const JWT_ALGORITHM = 'HS256';
 /**
@@ -18,8 +20,7 @@ const ACCEPTED_TOKEN_TYPES: ReadonlySet<string> = new Set([
   ACCESS_TOKEN_TYPE,
   `application/${ACCESS_TOKEN_TYPE}`,
 ]);
-/** `exp` is checked with 30 s of leeway for clock skew. */
-const CLOCK_TOLERANCE_S = 30;
+const bearerTokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AccessTokenClaims {
@@ -39,16 +40,18 @@ export interface VerifiedToken {
 
 /**
  * Verifies the bearer token (Authorization header only, HS256 only, `typ: at+jwt` only) and
- * resolves its subject to a live user.
+ * resolves its subject to a live user. A token that passes is remembered in {@link VerifiedTokens},
+ * which spares its later requests this verification.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {
   constructor(
     config: AppConfig,
     private readonly access: UserAccessService,
+    private readonly verifiedTokens: VerifiedTokens,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: bearerTokenOf,
       // A KeyObject: given a string or Buffer, jsonwebtoken first tries it as a public key and
       // fails, on every request (about 1 ms of CPU each). passport-jwt passes the key through to
       // jsonwebtoken, which accepts a KeyObject; only passport-jwt's typings lag behind.
@@ -59,11 +62,15 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
       ignoreExpiration: false,
       // `complete`: the header too, for its `typ`.
       jsonWebTokenOptions: { clockTolerance: CLOCK_TOLERANCE_S, complete: true },
+      passReqToCallback: true,
     });
   }
 
   /** `false` makes passport answer 401 (the guard shapes it). */
-  async validate({ header, payload: claims }: VerifiedToken): Promise<AuthenticatedUser | false> {
+  async validate(
+    request: Request,
+    { header, payload: claims }: VerifiedToken,
+  ): Promise<AuthenticatedUser | false> {
     if (typeof header.typ !== 'string' || !ACCEPTED_TOKEN_TYPES.has(header.typ.toLowerCase())) return false;
     // jsonwebtoken accepts a token without `exp` as never expiring; the contract refuses it.
     if (
@@ -74,6 +81,7 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     ) {
       return false;
     }
+    this.verifiedTokens.remember(bearerTokenOf(request) ?? '', claims.sub, claims.exp);
     return (await this.access.resolve(claims.sub)) ?? false;
   }
 }
