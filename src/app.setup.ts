@@ -1,11 +1,11 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
-import compression from 'compression';
 import helmet from 'helmet';
 import { bodyDepthLimit } from './common/http/body-depth-limit.js';
 import { configureHttpServer, requireHostHeader } from './common/http/http-server-settings.js';
 import { queryStringLimit } from './common/http/query-string-limit.js';
+import { responseCompression } from './common/http/response-compression.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { RequestActivity } from './common/http/request-activity.js';
 import { AppConfig } from './config/app.config.js';
@@ -71,18 +71,7 @@ export function configureApp(app: NestExpressApplication): void {
   app.use(app.get(HttpLogger).middleware);
   app.use(app.get(HttpMetrics).middleware);
   app.use(requireHostHeader);
-  // gzip (or br) for bodies of 1 KiB or more that the client accepts. Level 3: a page of 20
-  // shrinks to ~15% for ~1 ms of CPU, two thirds of what the default level 6 costs (docs/performance.md).
-  app.use(
-    compression({
-      level: 3,
-      threshold: 1024,
-      // An event stream must reach the client event by event, not when a gzip block fills.
-      filter: (request, response) =>
-        !String(response.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
-        compression.filter(request, response),
-    }),
-  );
+  app.use(responseCompression());
   // Without TLS in front, upgrade-insecure-requests would send /docs's assets to https (a blank
   // page on any address but localhost), HSTS would be meaningless, and browsers ignore COOP from an
   // untrustworthy origin with a console error.
