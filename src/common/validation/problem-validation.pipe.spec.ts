@@ -1,4 +1,5 @@
-import type { ArgumentMetadata } from '@nestjs/common';
+import { jest } from '@jest/globals';
+import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { InvalidRequestException } from '../problems/problem.exception.js';
@@ -116,5 +117,55 @@ describe(ProblemValidationPipe.name, () => {
   it('leaves values without a DTO alone', async () => {
     expect(await sut.transform('raw', { type: 'param', metatype: String, data: 'numero' })).toBe('raw');
     expect(await sut.transform(['x'], { type: 'custom' })).toEqual(['x']);
+  });
+
+  describe('query and path parameters validated before', () => {
+    const query: ArgumentMetadata = { type: 'query', metatype: PageQuery };
+
+    it('give the same frozen DTO again without validating them again', async () => {
+      const pipe = new ProblemValidationPipe();
+      const first = await pipe.transform({ pageSize: '20' }, query);
+      const validate = jest.spyOn(ValidationPipe.prototype, 'transform');
+
+      const again = await pipe.transform({ pageSize: '20' }, query);
+
+      expect(again).toBe(first);
+      expect(again).toEqual(Object.assign(new PageQuery(), { pageSize: 20 }));
+      expect(Object.isFrozen(again)).toBe(true);
+      expect(validate).not.toHaveBeenCalled();
+      validate.mockRestore();
+    });
+
+    it('are told apart by their values and by their DTO class', async () => {
+      const pipe = new ProblemValidationPipe();
+      const twenty = await pipe.transform({ pageSize: '20' }, query);
+
+      expect(await pipe.transform({ pageSize: '30' }, query)).toEqual(
+        Object.assign(new PageQuery(), { pageSize: 30 }),
+      );
+      // Valid for one class, the same values are still checked against another, and refused.
+      const error = await refusal(
+        pipe.transform({ pageSize: '20' }, { type: 'param', metatype: NumeroParams }),
+      );
+      expect(error.errors.map((fieldError) => fieldError.name)).toEqual(['pageSize', 'numero']);
+      expect(await pipe.transform({ pageSize: '20' }, query)).toBe(twenty);
+    });
+
+    it('are refused every time when invalid', async () => {
+      const pipe = new ProblemValidationPipe();
+
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const error = await refusal(pipe.transform({ pageSize: '500' }, query));
+        expect(error.errors).toEqual([{ in: 'query', name: 'pageSize', message: expect.any(String) }]);
+      }
+    });
+
+    it('leave bodies out: a body is validated every time', async () => {
+      const pipe = new ProblemValidationPipe();
+      const shipment = { name: 'x', origin: { code: '12345' } };
+      const first = await pipe.transform(shipment, body(ShipmentRequest));
+
+      expect(await pipe.transform(shipment, body(ShipmentRequest))).not.toBe(first);
+    });
   });
 });
