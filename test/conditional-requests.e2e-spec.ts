@@ -154,6 +154,15 @@ describe('conditional requests and compression, as real clients send them', () =
       expect(head.headers['content-encoding']).toBeUndefined();
     });
 
+    it('answers a plain HEAD with the headers of the GET and no body', async () => {
+      const [get, head] = [await raw('/api/processes', {}), await raw('/api/processes', {}, 'HEAD')];
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      expect(head.headers['content-length']).toBe(String(get.body.length));
+      expect(head.headers['content-type']).toBe(get.headers['content-type']);
+      expect(head.headers.etag).toBe(get.headers.etag);
+    });
+
     it('lets Node’s fetch decode what it asked gzip for', async () => {
       const answer = await fetch(`${origin}/api/processes`, {
         headers: { ...authorization(), 'Accept-Encoding': 'gzip' },

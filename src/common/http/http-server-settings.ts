@@ -54,13 +54,25 @@ export class ServiceExpressAdapter extends ExpressAdapter {
 
   /**
    * Bytes go out as they are: JSON pages arrive here encoded once, ready for the socket, and
-   * Nest would send any object, a Buffer included, through `JSON.stringify`.
+   * Nest would send any object, a Buffer included, through `JSON.stringify`. A plain request gets
+   * them straight from `end`: Express's `send` would only look again for what the handler settled
+   * (the type, an ETag, freshness). A conditional request, or a status without a body, still goes
+   * through `send`, which answers and strips them as HTTP says.
    */
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (!Buffer.isBuffer(body)) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
-    return response.send(body);
+    if (isConditional(response.req) || BODILESS_STATUSES.has(response.statusCode)) return response.send(body);
+    if (!response.hasHeader('Content-Type')) response.setHeader('Content-Type', 'application/octet-stream');
+    response.setHeader('Content-Length', body.length);
+    return response.end(body);
   }
+}
+
+const BODILESS_STATUSES = new Set([204, 304]);
+
+function isConditional(request: IncomingMessage): boolean {
+  return request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined;
 }
 
 /** HTTP/1.1 requires `Host` (RFC 9112 §3.2); HTTP/1.0 may leave it out. */
