@@ -29,13 +29,8 @@ export class HttpLogger {
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     const startedAt = Date.now();
     const requestId = requestIdOf(request);
-    const completed = (): void => {
-      response.off('finish', completed);
-      response.off('close', completed);
-      this.logCompleted(request, response, requestId, Date.now() - startedAt);
-    };
-    response.on('finish', completed);
-    response.on('close', completed);
+    // A response closes once, whether it finished or its connection dropped first.
+    response.once('close', () => this.logCompleted(request, response, requestId, Date.now() - startedAt));
     next();
   };
 
