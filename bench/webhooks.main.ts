@@ -38,7 +38,8 @@ allowed to local http receivers. --customers customers (bench-wh-<n>), each with
   backlog   one receiver answers 503 while its customer's --changes changes are recorded, and is back
             after that first failure: its backlog's drain rate (the target: >= 200/s) and order.
   requests  the harness's driver (autocannon, its own process) on the list (bench-acme) and on a feed
-            page (bench-staff) for --seconds each, quiet and then while a burst is being delivered.
+            page (bench-staff) for --seconds each (after a warm-up of each), quiet and then while a
+            burst is being delivered: each delivering run as a share of its quiet one.
             Needs a loaded dataset (npm run bench:load) for its users and processes.
 
 The subscriptions are deleted afterwards, and the changes recorded here too: the feed ends where it did.`;
