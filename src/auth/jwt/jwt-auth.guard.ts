@@ -2,14 +2,12 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
-import { ExtractJwt } from 'passport-jwt';
 import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import { IS_PUBLIC } from '../../common/http/public.decorator.js';
 import { UserAccessService } from '../users/user-access.service.js';
+import { bearerTokenOf } from './bearer-token.js';
 import { unauthorized } from './unauthorized.js';
 import { VerifiedTokens } from './verified-tokens.js';
-
-const bearerTokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
 
 /**
  * The global guard: every route needs a valid bearer token unless marked {@link Public}. A token

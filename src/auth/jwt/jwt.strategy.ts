@@ -1,11 +1,12 @@
 import { createSecretKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { ExtractJwt, Strategy } from 'passport-jwt';
+import { Strategy } from 'passport-jwt';
 import { AppConfig } from '../../config/app.config.js';
 import type { Request } from 'express';
 import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import { UserAccessService } from '../users/user-access.service.js';
+import { bearerTokenOf } from './bearer-token.js';
 import { CLOCK_TOLERANCE_S, VerifiedTokens } from './verified-tokens.js';
 
 export const JWT_ALGORITHM = 'HS256';
@@ -20,7 +21,6 @@ const ACCEPTED_TOKEN_TYPES: ReadonlySet<string> = new Set([
   ACCESS_TOKEN_TYPE,
   `application/${ACCESS_TOKEN_TYPE}`,
 ]);
-const bearerTokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AccessTokenClaims {

@@ -1,7 +1,5 @@
 import type { Request } from 'express';
-import { ExtractJwt } from 'passport-jwt';
-
-const bearerTokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
+import { bearerTokenOf } from './bearer-token.js';
 
 /**
  * When the request's bearer token expires, in epoch milliseconds. Only for requests the global
