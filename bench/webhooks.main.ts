@@ -250,13 +250,13 @@ async function requests(bench: Bench): Promise<void> {
         headers: { authorization: `Bearer ${scenario.token}` },
         connections: CONNECTIONS,
         durationSeconds: seconds,
+        serverPid: bench.service.child.pid!,
       });
     const quiet = new Map<string, DriveResult>();
     const run = async (phase: 'quiet' | 'delivering') => {
       for (const scenario of [list, feed]) {
-        const cpu = cpuMillisOf(bench.service.child.pid!);
         const result = await drive(scenario, options.seconds);
-        const cpuMs = cpuMillisOf(bench.service.child.pid!) - cpu;
+        const cpuMs = result.serverCpuMs!;
         const before = quiet.get(scenario.name);
         if (phase === 'quiet') quiet.set(scenario.name, result);
         log(
