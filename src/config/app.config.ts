@@ -2,7 +2,12 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { EnvironmentVariables, LOG_LEVELS, NODE_ENVS } from './environment.variables.js';
+import {
+  EnvironmentVariables,
+  LOG_LEVELS,
+  NODE_ENVS,
+  type WEBHOOK_DELIVERY_PLACES,
+} from './environment.variables.js';
 
 export type NodeEnvironment = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -74,6 +79,11 @@ export class AppConfig {
     secretKey: Buffer;
     /** True when no `WEBHOOK_SECRET_KEY` was configured and the key was derived from the JWT secret. */
     secretKeyDerived: boolean;
+    /**
+     * Where deliveries run: a worker thread of their own (a PostgreSQL server), or the API's own
+     * thread (PGlite, whose database lives in that thread's memory).
+     */
+    delivery: (typeof WEBHOOK_DELIVERY_PLACES)[number];
   };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
   portal!: { enabled: boolean };
@@ -133,6 +143,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       'TRUST_PROXY: must be a hop count or a comma-separated list of addresses, subnets or loopback/linklocal/uniquelocal',
     );
   }
+  if (vars.WEBHOOK_DELIVERY === 'thread' && vars.DATABASE_URL === undefined) {
+    problems.push(
+      'WEBHOOK_DELIVERY: thread needs DATABASE_URL (the embedded PGlite lives in the main thread’s memory)',
+    );
+  }
   if (problems.length > 0) {
     throw new ConfigurationError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
@@ -184,6 +199,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
           ? derivedWebhookKey(jwtSecret)
           : Buffer.from(vars.WEBHOOK_SECRET_KEY, 'base64'),
       secretKeyDerived: vars.WEBHOOK_SECRET_KEY === undefined,
+      delivery: vars.WEBHOOK_DELIVERY ?? (vars.DATABASE_URL === undefined ? 'in-process' : 'thread'),
     },
     portal: { enabled: flag(vars.PORTAL_ENABLED, demoMode) },
     demoMode,

@@ -4,6 +4,7 @@ import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 const BOOLEANS = ['true', 'false'] as const;
+export const WEBHOOK_DELIVERY_PLACES = ['thread', 'in-process'] as const;
 
 const emptyAsUnset = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
 /** Env values are strings; only plain decimal integers count (no `1e3`, `0x10`, `1.5`). */
@@ -195,4 +196,9 @@ export class EnvironmentVariables {
   @Transform(emptyAsUnset)
   @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' })
   WEBHOOK_SECRET_KEY?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsIn(WEBHOOK_DELIVERY_PLACES, { message: 'must be thread or in-process' })
+  WEBHOOK_DELIVERY?: (typeof WEBHOOK_DELIVERY_PLACES)[number];
 }

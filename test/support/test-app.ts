@@ -69,6 +69,9 @@ export class TestApp {
       PGLITE_DIR: testDatabase.options.pgliteDir,
       // No background sync: tests run it when they want it.
       SYNC_INTERVAL_S: '0',
+      // The suites run the sources, which a worker thread cannot load; on the test's own thread,
+      // the deliverer is also theirs to drive (drain()).
+      WEBHOOK_DELIVERY: 'in-process',
       ...options.env,
     });
     config.demoMode = false;

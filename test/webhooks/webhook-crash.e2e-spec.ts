@@ -4,8 +4,9 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../src/database/sql-rows.js';
-import { WebhookDeliverer } from '../../src/webhooks/delivery/webhook-deliverer.js';
+import { DeliveryRunner } from '../../src/webhooks/delivery/delivery-runner.js';
 import { TestApp } from '../support/test-app.js';
+import { waitUntil } from '../support/wait-until.js';
 import { aChange, recordChanges } from './support/record-changes.js';
 import { verifiedNow, WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -76,7 +77,7 @@ async function startService(databaseUrl: string): Promise<{ child: ChildProcess;
     });
     setup = await TestApp.start({
       target: 'postgres',
-      override: (builder) => builder.overrideProvider(WebhookDeliverer).useValue({}),
+      override: (builder) => builder.overrideProvider(DeliveryRunner).useValue({}),
     });
     await setup.addCustomers({ id: 'acme', name: 'ACME' });
     await setup.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
@@ -151,5 +152,15 @@ async function startService(databaseUrl: string): Promise<{ child: ChildProcess;
         .slice(1)
         .map((delivery) => ({ message_id: delivery.id, attempt: 1, response_status: 200 })),
     );
+
+    // The survivor delivered on a thread of its own (the default with a PostgreSQL server): its
+    // attempts reach the service's /metrics, and the thread ends with the service on SIGTERM.
+    await waitUntil(async () => {
+      const metrics = await (await fetch(`${second.url}/metrics`)).text();
+      return /^webhook_deliveries_total\{outcome="success"\} 5$/m.test(metrics);
+    });
+    second.child.kill('SIGTERM');
+    const [exitCode] = (await once(second.child, 'exit')) as [number | null];
+    expect(exitCode).toBe(0);
   }, 180_000);
 });

@@ -1,6 +1,12 @@
 import { jest } from '@jest/globals';
 import type { NextFunction, Request, Response } from 'express';
-import { RECENT_REQUEST_MS, RequestActivity } from './request-activity.js';
+import {
+  EventLoopLoad,
+  LOOP_SAMPLE_MS,
+  LoopShareSampler,
+  RECENT_REQUEST_MS,
+  RequestActivity,
+} from './request-activity.js';
 
 describe('RequestActivity', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -32,5 +38,44 @@ describe('RequestActivity', () => {
     arrive(activity);
     jest.advanceTimersByTime(RECENT_REQUEST_MS - 10);
     expect(activity.servingRequests()).toBe(true);
+  });
+
+  it('is read through a view of its shared record, as a worker thread reads it', () => {
+    const activity = new RequestActivity();
+    const view = new RequestActivity(activity.shared);
+    expect(view.servingRequests()).toBe(false);
+    arrive(activity);
+    activity.recordLoopShare(0.8);
+    expect(view.servingRequests()).toBe(true);
+    expect(view.loopShare()).toBe(0.8);
+  });
+});
+
+describe('LoopShareSampler', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  class QueuedLoopLoad extends EventLoopLoad {
+    constructor(private readonly shares: number[]) {
+      super();
+    }
+
+    sample(): number {
+      return this.shares.shift() ?? 0;
+    }
+  }
+
+  it('records the busy share of the loop every LOOP_SAMPLE_MS until the module is destroyed', () => {
+    const activity = new RequestActivity();
+    const sampler = new LoopShareSampler(activity, new QueuedLoopLoad([0.9, 0.3, 0.5]));
+    sampler.onModuleInit();
+    expect(activity.loopShare()).toBe(0);
+    jest.advanceTimersByTime(LOOP_SAMPLE_MS);
+    expect(activity.loopShare()).toBe(0.9);
+    jest.advanceTimersByTime(LOOP_SAMPLE_MS);
+    expect(activity.loopShare()).toBe(0.3);
+    sampler.onModuleDestroy();
+    jest.advanceTimersByTime(LOOP_SAMPLE_MS);
+    expect(activity.loopShare()).toBe(0.3);
   });
 });

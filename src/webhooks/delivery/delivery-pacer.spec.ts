@@ -1,25 +1,9 @@
 import { jest } from '@jest/globals';
 import { RequestActivity } from '../../common/http/request-activity.js';
-import {
-  DeliveryPacer,
-  EventLoopLoad,
-  LOADED_LOOP_SHARE,
-  LOOP_SAMPLE_MS,
-  YIELDING_INTERVAL_MS,
-} from './delivery-pacer.js';
-
-class FixedLoopLoad extends EventLoopLoad {
-  constructor(public share: number) {
-    super();
-  }
-
-  sample(): number {
-    return this.share;
-  }
-}
+import { DeliveryPacer, LOADED_LOOP_SHARE, YIELDING_INTERVAL_MS } from './delivery-pacer.js';
 
 class FixedActivity extends RequestActivity {
-  constructor(public serving: boolean) {
+  constructor(private readonly serving: boolean) {
     super();
   }
 
@@ -33,16 +17,13 @@ describe('DeliveryPacer', () => {
   const signal = new AbortController().signal;
 
   beforeEach(() => jest.useFakeTimers());
-  afterEach(() => {
-    pacer.onModuleDestroy();
-    jest.useRealTimers();
-  });
+  afterEach(() => jest.useRealTimers());
 
-  /** A pacer whose loop load has been sampled once. */
+  /** A pacer reading an API that is (or not) serving requests, with its loop this busy. */
   function pacerWith(serving: boolean, loopShare: number): void {
-    pacer = new DeliveryPacer(new FixedActivity(serving), new FixedLoopLoad(loopShare));
-    pacer.onModuleInit();
-    jest.advanceTimersByTime(LOOP_SAMPLE_MS);
+    const activity = new FixedActivity(serving);
+    activity.recordLoopShare(loopShare);
+    pacer = new DeliveryPacer(activity);
   }
 
   /** Which of `turns` have resolved after the pending timers up to `ms` have run. */

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import {
-  Injectable,
-  Logger,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CHANGES_CHANNEL } from '../../changes/change-recorder.js';
 import { Clock } from '../../common/clock.js';
 import { toUtcInstant } from '../../common/instant.js';
@@ -14,7 +9,7 @@ import type { NotificationSubscription } from '../../database/notification-liste
 import { SecretCipher } from '../security/secret-cipher.js';
 import { signatureHeader } from '../security/webhook-signature.js';
 import { deliveryBody } from '../webhook-message.js';
-import { WebhookMetrics } from '../webhook.metrics.js';
+import { DeliveryMetrics } from './delivery-metrics.js';
 import { verdictOf, type AttemptVerdict } from './delivery-outcomes.js';
 import { DeliveryPacer } from './delivery-pacer.js';
 import { DeliveryRepository, type LeasedSubscription, type PendingChange } from './delivery.repository.js';
@@ -44,14 +39,17 @@ const SECRET_UNREADABLE_REASON =
  * leased subscription is sent its next visible change, and its position moves only after a 2xx,
  * in the same transaction as the attempt's log row. A failed change is tried again on the retry
  * schedule, and later changes wait behind it; other subscriptions are worked meanwhile.
+ *
+ * Whoever hosts it calls {@link start} and {@link stop}: the service's own thread or a delivery
+ * thread (see `DeliveryRunner`).
  */
 @Injectable()
-export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookDeliverer {
   private readonly logger = new Logger(WebhookDeliverer.name);
   /** This instance's name on the leases it holds. */
   readonly instanceId = randomUUID();
   private readonly working = new Map<string, Promise<void>>();
-  private readonly stop = new AbortController();
+  private readonly stopping = new AbortController();
   private poll: NodeJS.Timeout | null = null;
   private notifications: NotificationSubscription | null = null;
   private claiming: Promise<void> | null = null;
@@ -63,21 +61,23 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     private readonly cipher: SecretCipher,
     private readonly database: DatabaseService,
     private readonly clock: Clock,
-    private readonly metrics: WebhookMetrics,
+    private readonly metrics: DeliveryMetrics,
     private readonly pacer: DeliveryPacer,
   ) {
     // Every attempt in flight listens for shutdown on this one signal.
-    setMaxListeners(CONCURRENT_SUBSCRIPTIONS + 1, this.stop.signal);
+    setMaxListeners(CONCURRENT_SUBSCRIPTIONS + 1, this.stopping.signal);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  /** Delivers from now on: due work is looked for at once, every second, and at each new change. */
+  async start(): Promise<void> {
     this.poll = setInterval(() => this.wake(), POLL_EVERY_MS);
     this.poll.unref();
     this.notifications = await this.database.listen(CHANGES_CHANNEL, () => this.wake());
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stop.abort();
+  /** Starts nothing more and cuts attempts in flight short (they are sent again); resolves when all ended. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
     if (this.poll !== null) clearInterval(this.poll);
     await this.notifications?.close();
     await this.claiming;
@@ -86,7 +86,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
 
   /** Looks for due work now; several calls while a claim runs make one more claim after it. */
   wake(): void {
-    if (this.stop.signal.aborted) return;
+    if (this.stopping.signal.aborted) return;
     if (this.claiming !== null) {
       this.claimAgain = true;
       return;
@@ -119,7 +119,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
 
   private async claimAndStart({ paced }: { paced: boolean }): Promise<void> {
     const room = CONCURRENT_SUBSCRIPTIONS - this.working.size;
-    if (room <= 0 || this.stop.signal.aborted) return;
+    if (room <= 0 || this.stopping.signal.aborted) return;
     const now = this.clock.now();
     const claimed = await this.repository.claim(this.instanceId, now, this.leaseFrom(now), room);
     for (const subscription of claimed) {
@@ -135,8 +135,8 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
 
   private async work(subscription: LeasedSubscription, paced: boolean): Promise<void> {
     try {
-      for (let turn = 0; turn < CHANGES_PER_TURN && !this.stop.signal.aborted; turn++) {
-        if (paced) await this.pacer.turn(this.stop.signal);
+      for (let turn = 0; turn < CHANGES_PER_TURN && !this.stopping.signal.aborted; turn++) {
+        if (paced) await this.pacer.turn(this.stopping.signal);
         if (!(await this.deliverNext(subscription))) break;
       }
     } catch (error) {
@@ -198,7 +198,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
         'webhook-signature': signatureHeader({ messageId: change.cursor, timestampSeconds, body }, secrets),
       },
       body,
-      signal: this.stop.signal,
+      signal: this.stopping.signal,
     });
     // Cut short by shutdown: not an attempt; the change is sent again, by this instance or another.
     if (outcome.kind === 'aborted') return false;
