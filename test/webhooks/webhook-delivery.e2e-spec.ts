@@ -262,6 +262,37 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
     expect(receiver.acceptedNumeros).toEqual(['IMP-12']);
   });
 
+  it('sends nothing more once paused mid-way through a backlog, but the attempt in flight', async () => {
+    const created = await subscribe({});
+    const pause = () =>
+      testApp.http
+        .patch(`/api/webhooks/${created.id}`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ status: 'PAUSED' })
+        .expect(200);
+    // The receiver's owner pauses the webhook while the first change is being delivered.
+    receiver.answer = async (delivery) => {
+      if (receiver.received.indexOf(delivery) === 0) await pause();
+      return { status: 200 };
+    };
+    await recordChanges(
+      testApp,
+      aChange('acme', 'IMP-13'),
+      aChange('acme', 'IMP-14'),
+      aChange('acme', 'IMP-15'),
+    );
+    await deliverer.drain();
+    expect(receiver.acceptedNumeros).toEqual(['IMP-13']);
+
+    await testApp.http
+      .patch(`/api/webhooks/${created.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ status: 'ACTIVE' })
+      .expect(200);
+    await deliverer.drain();
+    expect(receiver.acceptedNumeros).toEqual(['IMP-13', 'IMP-14', 'IMP-15']);
+  });
+
   it('holds a disabled user’s webhooks until the user is enabled again', async () => {
     await subscribe({});
     const users = testApp.app.get(UsersRepository);

@@ -32,6 +32,8 @@ export interface PendingChange {
 
 /** What comes after a subscription's position, read in one snapshot with the feed's extent. */
 export interface NextChange {
+  /** False once the subscription is paused, disabled or deleted: its turn ends before the next send. */
+  active: boolean;
   change: PendingChange | null;
   /** The feed's last position: with no change for the subscription, it may move up to here. */
   lastPosition: number;
@@ -70,6 +72,7 @@ interface LeasedRow {
 }
 
 interface NextChangeRow {
+  active: boolean;
   last_position: string;
   pruned_through: string;
   position: string | null;
@@ -148,12 +151,14 @@ export class DeliveryRepository {
                ORDER BY pc.position LIMIT 1`;
     const [row] = await rowsOf<NextChangeRow>(
       this.database.db,
-      sql`SELECT h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position) AS cursor,
+      sql`SELECT EXISTS (SELECT FROM webhook_subscriptions WHERE id = ${subscription.id} AND status = 'ACTIVE') AS active,
+                 h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position) AS cursor,
                  c.kind, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text AS recorded_at_ms, c.body
             FROM change_feed_head h LEFT JOIN LATERAL (${next}) AS c ON true`,
     );
     if (row === undefined) throw new Error('the change feed has no head row: were the migrations applied?');
     return {
+      active: row.active,
       lastPosition: Number(row.last_position),
       prunedThrough: Number(row.pruned_through),
       change:
@@ -195,16 +200,18 @@ export class DeliveryRepository {
   }
 
   /**
-   * Writes an attempt's outcome and its row in the deliveries log in one transaction: the
-   * position moves only with the row of the 2xx that moved it. Nothing is written (false) when
-   * this instance no longer holds the subscription at the position it started from.
+   * Writes an attempt's outcome and its row in the deliveries log in one statement (so one
+   * transaction, with no round trips to open and commit it): the position moves only with the row
+   * of the 2xx that moved it. Nothing is written (false) when this instance no longer holds the
+   * subscription at the position it started from.
    */
   async record(result: AttemptResult): Promise<boolean> {
-    return this.database.db.transaction(async (tx) => {
-      const disabled = result.disabledReason;
-      const updated = await rowsOf<{ id: string }>(
-        tx,
-        sql`UPDATE webhook_subscriptions
+    const disabled = result.disabledReason;
+    const log = result.log;
+    const logged = await rowsOf<{ id: string }>(
+      this.database.db,
+      sql`WITH updated AS (
+            UPDATE webhook_subscriptions
                SET position = coalesce(${result.advanceTo}::bigint, position),
                    failed_attempts = ${result.failedAttempts},
                    next_attempt_at = ${result.nextAttemptAt?.toISOString() ?? null}::timestamptz,
@@ -214,19 +221,17 @@ export class DeliveryRepository {
                    lease_expires_at = ${result.leaseUntil?.toISOString() ?? null}::timestamptz
              WHERE id = ${result.subscriptionId} AND lease_owner = ${result.leaseOwner}
                AND position = ${result.fromPosition}
-            RETURNING id`,
-      );
-      if (updated.length === 0) return false;
-      const log = result.log;
-      await tx.execute(
-        sql`INSERT INTO webhook_deliveries (subscription_id, message_id, kind, attempt, attempted_at,
-                                            response_status, duration_ms, error, next_attempt_at)
-            VALUES (${result.subscriptionId}, ${log.messageId}, ${log.kind}, ${log.attempt},
-                    ${log.attemptedAt.toISOString()}::timestamptz, ${log.responseStatus}, ${log.durationMs},
-                    ${log.error}, ${log.nextAttemptAt?.toISOString() ?? null}::timestamptz)`,
-      );
-      return true;
-    });
+            RETURNING id)
+          INSERT INTO webhook_deliveries (subscription_id, message_id, kind, attempt, attempted_at,
+                                          response_status, duration_ms, error, next_attempt_at)
+          SELECT id, ${log.messageId}::text, ${log.kind}::text, ${log.attempt}::int,
+                 ${log.attemptedAt.toISOString()}::timestamptz,
+                 ${log.responseStatus}::int, ${log.durationMs}::int, ${log.error}::text,
+                 ${log.nextAttemptAt?.toISOString() ?? null}::timestamptz
+            FROM updated
+          RETURNING id`,
+    );
+    return logged.length > 0;
   }
 
   /** Gives the lease back, so that any instance may take the subscription when it is next due. */

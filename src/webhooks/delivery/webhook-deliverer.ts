@@ -157,6 +157,7 @@ export class WebhookDeliverer {
   /** Sends the subscription its next change; true when it was delivered and the next may follow. */
   private async deliverNext(subscription: LeasedSubscription): Promise<boolean> {
     const next = await this.repository.nextChange(subscription);
+    if (!next.active) return false;
     if (subscription.position < next.prunedThrough) {
       await this.repository.disable(subscription, this.instanceId, PRUNED_REASON);
       return false;

@@ -128,7 +128,8 @@ export class UpdateWebhookRequestDto {
   @ApiPropertyOptional({
     enum: UPDATABLE_STATUSES,
     description:
-      '`PAUSED` stops deliveries (nothing is lost: they resume from the same point); `ACTIVE` resumes a paused or ' +
+      '`PAUSED` stops deliveries at once, but for an attempt already under way (nothing is lost: they resume from ' +
+      'the same point); `ACTIVE` resumes a paused or ' +
       'disabled subscription where it stopped, its next attempt due at once',
   })
   @ValidateIf(isGiven)

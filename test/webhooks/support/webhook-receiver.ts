@@ -24,7 +24,7 @@ export type ReceiverAnswer = { status: number; headers?: Record<string, string> 
  */
 export class WebhookReceiver {
   readonly received: ReceivedDelivery[] = [];
-  answer: (delivery: ReceivedDelivery) => ReceiverAnswer = () => ({ status: 200 });
+  answer: (delivery: ReceivedDelivery) => ReceiverAnswer | Promise<ReceiverAnswer> = () => ({ status: 200 });
   private readonly hanging: ServerResponse[] = [];
   /** Emits `received` after each request has been recorded. */
   private readonly events = new EventEmitter();
@@ -90,7 +90,7 @@ export class WebhookReceiver {
       payload: JSON.parse(body) as ReceivedDelivery['payload'],
     };
     this.received.push(delivery);
-    const answer = this.answer(delivery);
+    const answer = await this.answer(delivery);
     if (answer === 'hang') {
       this.hanging.push(response);
       this.events.emit('received');
