@@ -318,11 +318,15 @@ describe(loadAppConfig.name, () => {
       const server = { ...production, DATABASE_URL: 'postgres://db.internal/lookup' };
       expect(loadAppConfig(server).webhooks.delivery).toBe('thread');
       expect(loadAppConfig({}).webhooks.delivery).toBe('in-process');
-      expect(loadAppConfig({ ...server, WEBHOOK_DELIVERY: 'in-process' }).webhooks.delivery).toBe('in-process');
+      expect(loadAppConfig({ ...server, WEBHOOK_DELIVERY: 'in-process' }).webhooks.delivery).toBe(
+        'in-process',
+      );
     });
 
     it('refuses a delivery thread on PGlite, and places other than thread or in-process', () => {
-      expect(problemWith({ WEBHOOK_DELIVERY: 'thread' })).toContain('WEBHOOK_DELIVERY: thread needs DATABASE_URL');
+      expect(problemWith({ WEBHOOK_DELIVERY: 'thread' })).toContain(
+        'WEBHOOK_DELIVERY: thread needs DATABASE_URL',
+      );
       expect(problemWith({ WEBHOOK_DELIVERY: 'process' })).toContain(
         'WEBHOOK_DELIVERY: must be thread or in-process',
       );

@@ -96,7 +96,8 @@ async function startService(databaseUrl: string): Promise<{ child: ChildProcess;
 
   it('SIGKILL mid-delivery: the other instance sends the in-flight change again, same webhook-id, then the rest in order', async () => {
     const databaseUrl = setup.config.database.url!;
-    // The first instance alone, so that the lease is its own.
+    // The first instance alone, so that the lease is its own. It starts before any webhook exists,
+    // so its delivery thread starts only once the first one does.
     const first = await startService(databaseUrl);
     services.push(first.child);
     const login = await fetch(`${first.url}/api/auth/login`, {

@@ -3,8 +3,8 @@ import { RequestActivity } from '../../common/http/request-activity.js';
 
 /** The API's event loop's busy share above which deliveries give way to requests. */
 export const LOADED_LOOP_SHARE = 0.7;
-/** While they give way, deliveries start one at a time, this far apart: at most 50 a second. */
-export const YIELDING_INTERVAL_MS = 20;
+/** While they give way, deliveries start one at a time, this far apart: at most 10 a second. */
+export const YIELDING_INTERVAL_MS = 100;
 
 /**
  * Requests first: webhook delivery shares the cores with the API (and, when it runs in the

@@ -9,7 +9,10 @@ import { DeliveryMetrics, PrometheusDeliveryMetrics } from './delivery-metrics.j
  */
 @Module({
   imports: [MetricsModule, RequestActivityModule],
-  providers: [PrometheusDeliveryMetrics, { provide: DeliveryMetrics, useExisting: PrometheusDeliveryMetrics }],
+  providers: [
+    PrometheusDeliveryMetrics,
+    { provide: DeliveryMetrics, useExisting: PrometheusDeliveryMetrics },
+  ],
   exports: [RequestActivityModule, DeliveryMetrics, PrometheusDeliveryMetrics],
 })
 export class ServiceDeliveryHostModule {}

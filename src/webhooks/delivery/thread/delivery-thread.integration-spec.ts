@@ -22,12 +22,12 @@ describe('DeliveryThread', () => {
   afterEach(async () => thread?.stop());
 
   function startThread(source: string, options: { restartAfterMs?: number; stopGraceMs?: number } = {}) {
-    thread = new DeliveryThread(
-      data,
-      { add: (tally) => tallies.push(tally) },
-      logger,
-      { restartAfterMs: 10, stopGraceMs: 5000, ...options, code: standIn(source) },
-    );
+    thread = new DeliveryThread(data, { add: (tally) => tallies.push(tally) }, logger, {
+      restartAfterMs: 10,
+      stopGraceMs: 5000,
+      ...options,
+      code: standIn(source),
+    });
     thread.start();
     return thread;
   }
@@ -50,7 +50,10 @@ describe('DeliveryThread', () => {
       process.exit(3);`);
     await until(() => tallies.length >= 3);
     expect(logger.error).toHaveBeenCalledWith(
-      expect.objectContaining({ msg: expect.stringContaining('ended; another starts') as string, exitCode: 3 }),
+      expect.objectContaining({
+        msg: expect.stringContaining('ended; another starts') as string,
+        exitCode: 3,
+      }),
     );
   });
 
@@ -73,5 +76,16 @@ describe('DeliveryThread', () => {
     // Resolves: the thread, which would never end by itself, was ended.
     await started.stop();
     expect(logger.error).not.toHaveBeenCalled();
+  });
+
+  it('starts nothing once stopped', async () => {
+    const stopped = startThread(`import { parentPort } from 'node:worker_threads';
+      ${REPORT_ONE_SUCCESS}
+      parentPort.once('message', () => process.exit());`);
+    await until(() => tallies.length === 1);
+    await stopped.stop();
+    stopped.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(tallies).toHaveLength(1);
   });
 });
