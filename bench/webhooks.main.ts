@@ -15,7 +15,8 @@ import type { ChangeDraft } from '../src/changes/process-changes.js';
 import { DatabaseService } from '../src/database/database.service.js';
 import { customers } from '../src/database/schema.js';
 import { BENCH_USERS } from './dataset.js';
-import { markFeed, restoreFeed } from './feed-mark.js';
+import { markFeed, restoreFeed, vacuum } from './feed-mark.js';
+import { median } from './report.js';
 import type { DriveRequest, DriveResult } from './driver.js';
 import { cpuMillisOf, loadAverage, sampleRss } from './proc-stats.js';
 import { login, startService } from './service-process.js';
@@ -38,16 +39,21 @@ allowed to local http receivers. --customers customers (bench-wh-<n>), each with
   backlog   one receiver answers 503 while its customer's --changes changes are recorded, and is back
             after that first failure: its backlog's drain rate (the target: >= 200/s) and order.
   requests  the harness's driver (autocannon, its own process) on the list (bench-acme) and on a feed
-            page (bench-staff) for --seconds each (after a warm-up of each), quiet and then while a
-            burst is being delivered: each delivering run as a share of its quiet one.
+            page (bench-staff) for --seconds each (after a warm-up of each), in 3 pairs of a quiet run
+            and a run while a burst is being delivered, on the same data (the burst recorded first,
+            its subscriptions paused for the quiet runs): each delivering run as a share of its quiet one.
             Needs a loaded dataset (npm run bench:load) for its users and processes.
 
 The subscriptions are deleted afterwards, and the changes recorded here too: the feed ends where it did.`;
 
 const PASSWORD = 'bench-webhook-2026';
+/** What a run writes to, vacuumed before and after it. */
+const WRITTEN_TABLES = ['process_changes', 'change_feed_head', 'webhook_subscriptions', 'webhook_deliveries'];
 const TIMEOUT_MS = 300_000;
 const CONNECTIONS = 8;
 const WARMUP_SECONDS = 10;
+/** Quiet and delivering runs of each request scenario, alternating. */
+const REQUEST_PAIRS = 3;
 
 interface Options {
   url: string;
@@ -114,6 +120,8 @@ async function main(): Promise<void> {
   const database = await DatabaseService.connect({ url: options.url, pgliteDir: '' });
   await database.migrate();
   await ensureCustomersAndUsers(database, options.customers);
+  // From a clean start whatever earlier runs left (deleted subscriptions, their attempts, changes).
+  await vacuum(database, WRITTEN_TABLES);
   const mark = await markFeed(database);
   const restoreOnInterrupt = (): void => void restoreFeed(database, mark).finally(() => process.exit(130));
   process.once('SIGINT', restoreOnInterrupt);
@@ -153,6 +161,7 @@ async function main(): Promise<void> {
     log(
       `# the ${await restoreFeed(database, mark)} changes recorded here deleted; the feed ends where it did`,
     );
+    await vacuum(database, WRITTEN_TABLES);
     await database.close();
   }
 }
@@ -224,7 +233,11 @@ async function backlog(bench: Bench): Promise<void> {
   await unsubscribe(bench, [subscription!]);
 }
 
-/** Scenario 3: list and feed requests, quiet and while a burst is being delivered. */
+/**
+ * Scenario 3: list and feed requests, quiet and while a burst is being delivered, on the same data.
+ * The burst is recorded first and its subscriptions start before it, paused for the quiet runs, so
+ * only the deliveries differ; quiet and delivering runs alternate (A/B/A/B), as the harness's pairs.
+ */
 async function requests(bench: Bench): Promise<void> {
   const { options } = bench;
   const driver = startDriver();
@@ -252,40 +265,71 @@ async function requests(bench: Bench): Promise<void> {
         durationSeconds: seconds,
         serverPid: bench.service.child.pid!,
       });
-    const quiet = new Map<string, DriveResult>();
-    const run = async (phase: 'quiet' | 'delivering') => {
-      for (const scenario of [list, feed]) {
-        const result = await drive(scenario, options.seconds);
-        const cpuMs = result.serverCpuMs!;
-        const before = quiet.get(scenario.name);
-        if (phase === 'quiet') quiet.set(scenario.name, result);
-        log(
-          `${phase} ${scenario.name} c=${CONNECTIONS}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, ` +
-            `p99 ${result.p99} ms, errors ${result.errors}, service CPU ${(cpuMs / (options.seconds * 1000)).toFixed(2)} cores` +
-            (before === undefined
-              ? ''
-              : `; ${Math.round((100 * result.rps) / before.rps)}% of the quiet req/s`),
-        );
-      }
-    };
-    log(`## requests: ${options.seconds} s each, ${CONNECTIONS} connections, after a warm-up of each`);
+    log(
+      `## requests: ${options.seconds} s each, ${CONNECTIONS} connections, after a warm-up of each; ` +
+        `${REQUEST_PAIRS} pairs of quiet and delivering runs, on the same data`,
+    );
+    const since = new Date(Date.now() - 1000).toISOString();
+    await recordBurst(bench, 'requests');
+    const subscriptions = await subscribeAll(bench, 'requests', { since });
+    await setStatus(bench, subscriptions, 'PAUSED');
     // Both phases measure a warm service: the first quiet run must not pay for the JIT.
     for (const scenario of [list, feed]) await drive(scenario, WARMUP_SECONDS);
-    await run('quiet');
-    const subscriptions = await subscribeAll(bench, 'requests');
-    await recordBurst(bench, 'requests');
-    const startedWith = delivered(bench, subscriptions);
-    await run('delivering');
-    const endedWith = delivered(bench, subscriptions);
+    const shares = new Map<string, number[]>([
+      [list.name, []],
+      [feed.name, []],
+    ]);
+    for (let pair = 1; pair <= REQUEST_PAIRS; pair++) {
+      const quiet = new Map<string, DriveResult>();
+      for (const phase of ['quiet', 'delivering'] as const) {
+        if (phase === 'delivering') await setStatus(bench, subscriptions, 'ACTIVE');
+        for (const scenario of [list, feed]) {
+          const deliveredBefore = delivered(bench, subscriptions);
+          const result = await drive(scenario, options.seconds);
+          const deliveries = delivered(bench, subscriptions) - deliveredBefore;
+          const cores = result.serverCpuMs! / (options.seconds * 1000);
+          let share = '';
+          if (phase === 'quiet') quiet.set(scenario.name, result);
+          else {
+            const ratio = result.rps / quiet.get(scenario.name)!.rps;
+            shares.get(scenario.name)!.push(ratio);
+            share = `; ${Math.round(100 * ratio)}% of the quiet req/s`;
+          }
+          log(
+            `pair ${pair} ${phase} ${scenario.name} c=${CONNECTIONS}: ${result.rps.toFixed(0)} req/s, ` +
+              `p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}, service CPU ${cores.toFixed(2)} cores, ` +
+              `${Math.round(deliveries / options.seconds)} deliveries/s${share}`,
+          );
+        }
+        if (phase === 'delivering') await setStatus(bench, subscriptions, 'PAUSED');
+      }
+    }
+    for (const [name, ratios] of shares) {
+      log(
+        `${name} while delivering: median ${Math.round(100 * median(ratios))}% of quiet ` +
+          `(pairs: ${ratios.map((ratio) => `${Math.round(100 * ratio)}%`).join(', ')})`,
+      );
+    }
     log(
-      `delivering: ${endedWith - startedWith} deliveries during the runs ` +
-        `(${Math.round((endedWith - startedWith) / (2 * options.seconds))}/s), ` +
-        `${subscriptions.length * options.changes - endedWith} still queued at the end; load ${loadAverage()}`,
+      `still queued at the end: ${subscriptions.length * options.changes - delivered(bench, subscriptions)}`,
     );
     await unsubscribe(bench, subscriptions);
   } finally {
     driver.child.kill();
   }
+}
+
+/** Pauses or resumes the subscriptions; a second later, attempts in flight have ended. */
+async function setStatus(bench: Bench, subscriptions: Subscription[], status: 'ACTIVE' | 'PAUSED') {
+  for (const { id, customer } of subscriptions) {
+    const response = await fetch(`${bench.service.url}/api/webhooks/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${bench.tokens[customer]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status }),
+    });
+    if (response.status !== 200) throw new Error(`${status}: ${response.status} ${await response.text()}`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1000));
 }
 
 interface Subscription {
@@ -294,24 +338,25 @@ interface Subscription {
   path: string;
 }
 
-function subscribeAll(bench: Bench, prefix: string): Promise<Subscription[]> {
+function subscribeAll(bench: Bench, prefix: string, from: { since?: string } = {}): Promise<Subscription[]> {
   const wanted = Array.from({ length: bench.options.customers * bench.options.perCustomer }, (_, index) => {
     const customer = Math.floor(index / bench.options.perCustomer);
     return { customer, path: `/${prefix}/${customer}/${index % bench.options.perCustomer}` };
   });
-  return subscribe(bench, wanted);
+  return subscribe(bench, wanted, from);
 }
 
 async function subscribe(
   bench: Bench,
   wanted: Array<{ customer: number; path: string }>,
+  from: { since?: string } = {},
 ): Promise<Subscription[]> {
   const created: Subscription[] = [];
   for (const { customer, path } of wanted) {
     const response = await fetch(`${bench.service.url}/api/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${bench.tokens[customer]}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${bench.receiverUrl}${path}` }),
+      body: JSON.stringify({ url: `${bench.receiverUrl}${path}`, ...from }),
     });
     if (response.status !== 201) throw new Error(`subscribing: ${response.status} ${await response.text()}`);
     created.push({ id: ((await response.json()) as { id: string }).id, customer, path });
