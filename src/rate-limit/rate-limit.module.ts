@@ -7,12 +7,14 @@ import { RedisModule } from '../redis/redis.module.js';
 import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
 import { LoginRateLimiter } from './login-rate-limiter.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
+import { OptimisticRateLimitStore } from './optimistic-rate-limit.store.js';
 import { RateLimitMetrics } from './rate-limit.metrics.js';
 import { RateLimitStore } from './rate-limit.store.js';
 import { RedisRateLimitStore } from './redis-rate-limit.store.js';
 
 /**
  * Rate-limit counters (Redis when configured, memory otherwise) and the failed-login limiter.
+ * With Redis, the per-user limit waits for Redis only near the limit (OptimisticRateLimitStore).
  * The per-user guard is registered in AppModule, after the JWT guard, because it needs the user.
  */
 @Module({
@@ -23,7 +25,8 @@ import { RedisRateLimitStore } from './redis-rate-limit.store.js';
       inject: [RedisConnection, REDIS_KEY_PREFIX, Clock],
       useFactory: (redis: RedisConnection, keyPrefix: string, clock: Clock): RateLimitStore => {
         const memory = new MemoryRateLimitStore(clock);
-        return redis.client === null ? memory : new RedisRateLimitStore(redis, keyPrefix, memory);
+        if (redis.client === null) return memory;
+        return new OptimisticRateLimitStore(new RedisRateLimitStore(redis, keyPrefix, memory), clock);
       },
     },
     LoginRateLimiter,
