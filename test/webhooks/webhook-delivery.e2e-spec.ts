@@ -149,6 +149,32 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
     }
   });
 
+  it('delivers to a user of several customers the changes of each, in feed order, and no other', async () => {
+    await testApp.addCustomers({ id: 'initech', name: 'Initech' });
+    await testApp.addUser({ username: 'broker', password: 'broker-pass-1', customerIds: ['acme', 'globex'] });
+    const brokerToken = await testApp.login('broker', 'broker-pass-1');
+    const created = await subscribe({ kinds: ['PROCESS_ADDED', 'STATUS_CHANGED'] }, brokerToken);
+    try {
+      await recordChanges(
+        testApp,
+        aChange('globex', 'IMP-30', 'PROCESS_ADDED'),
+        aChange('initech', 'IMP-31', 'PROCESS_ADDED'),
+        aChange('acme', 'IMP-32', 'FOLLOW_ADDED'),
+        aChange('acme', 'IMP-33', 'STATUS_CHANGED'),
+        aChange('globex', 'IMP-34', 'STATUS_CHANGED'),
+      );
+
+      await deliverer.drain();
+
+      expect(receiver.acceptedNumeros).toEqual(['IMP-30', 'IMP-33', 'IMP-34']);
+    } finally {
+      await testApp.http
+        .delete(`/api/webhooks/${created.id}`)
+        .set('Authorization', `Bearer ${brokerToken}`)
+        .expect(204);
+    }
+  });
+
   it('tries a failed change again on the schedule, later changes waiting behind it, with the same webhook-id', async () => {
     const created = await subscribe({});
     let failures = 2;
@@ -371,6 +397,8 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
       // The hanging receiver's attempt stays in flight meanwhile (up to the 15 s timeout).
       deliverer.wake();
       await waitUntil(() => Promise.resolve(receiver.acceptedNumeros.length === 3), 10_000);
+      // The healthy receiver may be done before the hanging one's first request has arrived.
+      await hangingReceiver.waitForRequests(1, AbortSignal.timeout(10_000));
 
       expect(receiver.acceptedNumeros).toEqual(['IMP-17', 'IMP-18', 'IMP-19']);
       expect(hangingReceiver.received.map((d) => d.payload.data.numero)).toEqual(['IMP-17']);

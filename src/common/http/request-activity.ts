@@ -12,7 +12,8 @@ const LOOP_SHARE = 1;
 const RECORD_BYTES = 2 * Float64Array.BYTES_PER_ELEMENT;
 
 /** Milliseconds since the epoch, monotonic within a thread and comparable across threads. */
-const nowMs = (): number => performance.timeOrigin + performance.now();
+const TIME_ORIGIN = performance.timeOrigin;
+const nowMs = (): number => TIME_ORIGIN + performance.now();
 
 /**
  * How busy the API is: when it last received a request, and how busy its event loop has been.
