@@ -36,6 +36,12 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** Sees every statement the service's queries send (tests count them; debugging). */
   queryLogger?: QueryLogger;
+  /**
+   * Prepared statements planned anew for each execution's values (default), as the lists need;
+   * false leaves PostgreSQL its generic plans, for a pool whose statements plan alike whatever
+   * the values (webhook delivery's).
+   */
+  customPlans?: boolean;
 }
 
 /** How much longer than the server's own timeout the client waits before it gives up on a reply. */
@@ -83,7 +89,7 @@ export class DatabaseService implements OnApplicationShutdown {
           // A checked-out connection lost between two statements (inside a transaction) reports
           // here; the pool's own listener covers only idle ones.
           client.on('error', (error) => logConnectionLoss(logger, 'a connection in use', error));
-          await applySessionSettings(client, options.statementTimeoutMs);
+          await applySessionSettings(client, options.statementTimeoutMs, options.customPlans);
         },
       });
       // An idle connection the server closes (a restart, a failover, pg_terminate_backend, a proxy

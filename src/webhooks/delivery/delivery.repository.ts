@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sql, type SQL } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
+import { prepared, preparedOnce, type PreparedRead } from '../../database/prepared-statements.js';
 import { rowsOf } from '../../database/sql-rows.js';
 import { WEBHOOK_STATUSES, type WebhookStatus } from '../../database/schema.js';
 import type { ChangeKind } from '../../domain/change-kinds.js';
@@ -73,14 +74,28 @@ interface LeasedRow {
 
 interface NextChangeRow {
   active: boolean;
-  last_position: string;
-  pruned_through: string;
+  lastPosition: string;
+  prunedThrough: string;
   position: string | null;
   cursor: string | null;
   kind: ChangeKind | null;
-  recorded_at_ms: string | null;
+  recordedAtMs: string | null;
   body: string | null;
 }
+
+/** Whose changes a subscription sees (its creator's), and whether it picks among their kinds. */
+interface SubscriptionShape {
+  customers: 'every' | 'one' | 'several';
+  kinds: 'every' | 'some';
+}
+
+const param = {
+  id: sql.placeholder('id'),
+  after: sql.placeholder('after'),
+  customer: sql.placeholder('customer'),
+  customers: sql.placeholder('customers'),
+  kinds: sql.placeholder('kinds'),
+};
 
 /**
  * The deliverers' statements. Work on a subscription is leased (`lease_owner` until
@@ -91,6 +106,8 @@ interface NextChangeRow {
  */
 @Injectable()
 export class DeliveryRepository {
+  private readonly nextChangeStatements = new Map<string, PreparedRead<NextChangeRow>>();
+
   constructor(private readonly database: DatabaseService) {}
 
   /**
@@ -135,18 +152,26 @@ export class DeliveryRepository {
    * in order, so a change not there now never appears below the extent read with it.
    */
   async nextChange(subscription: LeasedSubscription): Promise<NextChange> {
-    const [row] = await rowsOf<NextChangeRow>(
-      this.database.db,
-      sql`SELECT EXISTS (SELECT FROM webhook_subscriptions WHERE id = ${subscription.id} AND status = 'ACTIVE') AS active,
-                 h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position) AS cursor,
-                 c.kind, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text AS recorded_at_ms, c.body
-            FROM change_feed_head h LEFT JOIN LATERAL (${nextVisible(subscription)}) AS c ON true`,
+    const customers = subscription.customerIds;
+    const shape: SubscriptionShape = {
+      customers: customers === null ? 'every' : customers.length === 1 ? 'one' : 'several',
+      kinds: subscription.kinds === null ? 'every' : 'some',
+    };
+    const statement = preparedOnce(this.nextChangeStatements, `${shape.customers}/${shape.kinds}`, () =>
+      this.prepareNextChange(shape),
     );
+    const [row] = await statement.execute({
+      id: subscription.id,
+      after: subscription.position,
+      customer: customers?.[0] ?? null,
+      customers: JSON.stringify(customers),
+      kinds: JSON.stringify(subscription.kinds),
+    });
     if (row === undefined) throw new Error('the change feed has no head row: were the migrations applied?');
     return {
       active: row.active,
-      lastPosition: Number(row.last_position),
-      prunedThrough: Number(row.pruned_through),
+      lastPosition: Number(row.lastPosition),
+      prunedThrough: Number(row.prunedThrough),
       change:
         row.position === null
           ? null
@@ -154,7 +179,7 @@ export class DeliveryRepository {
               position: Number(row.position),
               cursor: row.cursor!,
               kind: row.kind!,
-              recordedAtMs: Number(row.recorded_at_ms),
+              recordedAtMs: Number(row.recordedAtMs),
               json: row.body!,
             },
     };
@@ -183,6 +208,23 @@ export class DeliveryRepository {
       sql`UPDATE webhook_subscriptions SET status = 'DISABLED', disabled_reason = ${reason}
            WHERE id = ${subscription.id} AND lease_owner = ${owner} AND position = ${subscription.position}`,
     );
+  }
+
+  /** One statement a shape, prepared: PostgreSQL plans it once per connection, not per delivery. */
+  private prepareNextChange(shape: SubscriptionShape): PreparedRead<NextChangeRow> {
+    const query = this.database.db
+      .select({
+        active: sql<boolean>`EXISTS (SELECT FROM webhook_subscriptions WHERE id = ${param.id}::uuid AND status = 'ACTIVE')`,
+        lastPosition: sql<string>`h.last_position::text`,
+        prunedThrough: sql<string>`h.pruned_through::text`,
+        position: sql<string | null>`c.position::text`,
+        cursor: sql<string | null>`change_cursor(c.position)`,
+        kind: sql<ChangeKind | null>`c.kind`,
+        recordedAtMs: sql<string | null>`(extract(epoch FROM c.recorded_at) * 1000)::bigint::text`,
+        body: sql<string | null>`c.body`,
+      })
+      .from(sql`change_feed_head h LEFT JOIN LATERAL (${nextVisible(shape)}) AS c ON true`);
+    return prepared('webhook_next_change', query);
   }
 
   /**
@@ -258,32 +300,29 @@ export class DeliveryRepository {
 }
 
 /**
- * The statement for the subscription's next visible change, the simplest its shape allows: every
- * delivery plans it anew, and planning the general form (a lateral join over a JSON list of
- * customers, a kinds filter) cost PostgreSQL more than running it. A customer user of one
- * customer, the usual subscriber, reads one index range.
+ * The subscription's next visible change, by the simplest statement its shape allows: a customer
+ * user of one customer, the usual subscriber, reads one index range; several customers, one
+ * range each, merged by position.
  */
-function nextVisible(subscription: LeasedSubscription): SQL {
-  const after = subscription.position;
+function nextVisible(shape: SubscriptionShape): SQL {
   const columns = sql.raw('position, kind, recorded_at, body');
   const kindMatches =
-    subscription.kinds === null
+    shape.kinds === 'every'
       ? sql.empty()
-      : sql` AND kind IN (SELECT json_array_elements_text(${JSON.stringify(subscription.kinds)}::json))`;
-  const customers = subscription.customerIds;
-  if (customers === null) {
+      : sql` AND kind IN (SELECT json_array_elements_text(${param.kinds}::json))`;
+  if (shape.customers === 'every') {
     return sql`SELECT ${columns} FROM process_changes
-                WHERE position > ${after}${kindMatches} ORDER BY position LIMIT 1`;
+                WHERE position > ${param.after}::bigint${kindMatches} ORDER BY position LIMIT 1`;
   }
-  if (customers.length === 1) {
+  if (shape.customers === 'one') {
     return sql`SELECT ${columns} FROM process_changes
-                WHERE customer_id = ${customers[0]} AND position > ${after}${kindMatches}
+                WHERE customer_id = ${param.customer}::text AND position > ${param.after}::bigint${kindMatches}
                 ORDER BY position LIMIT 1`;
   }
-  return sql`SELECT pc.* FROM json_array_elements_text(${JSON.stringify(customers)}::json) AS v(customer_id)
+  return sql`SELECT pc.* FROM json_array_elements_text(${param.customers}::json) AS v(customer_id)
               CROSS JOIN LATERAL (
                 SELECT ${columns} FROM process_changes
-                 WHERE customer_id = v.customer_id AND position > ${after}${kindMatches}
+                 WHERE customer_id = v.customer_id AND position > ${param.after}::bigint${kindMatches}
                  ORDER BY position LIMIT 1) AS pc
               ORDER BY pc.position LIMIT 1`;
 }

@@ -20,7 +20,12 @@ export class ThreadDeliveryHostModule {
       providers: [
         { provide: AppConfig, useValue: config },
         // Closed at shutdown, as the service's own; a factory's instance gets the lifecycle hooks.
-        { provide: DatabaseService, useFactory: () => DatabaseService.connect(config.database) },
+        // Delivery's prepared statements plan alike for any subscription: their generic plans
+        // spare PostgreSQL a planning per delivery.
+        {
+          provide: DatabaseService,
+          useFactory: () => DatabaseService.connect({ ...config.database, customPlans: false }),
+        },
         { provide: RequestActivity, useValue: new RequestActivity(activity) },
         { provide: DeliveryMetrics, useFactory: () => new ThreadDeliveryMetrics(service) },
       ],
