@@ -44,6 +44,12 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
       .expect(201);
     return response.body as Created;
   };
+  const setStatus = (id: string, status: 'ACTIVE' | 'PAUSED') =>
+    testApp.http
+      .patch(`/api/webhooks/${id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ status })
+      .expect(200);
   const webhook = async (id: string) =>
     (await testApp.http.get(`/api/webhooks/${id}`).set('Authorization', `Bearer ${token}`).expect(200))
       .body as { status: string; disabledReason: string | null; position: string; failedAttempts: number };
@@ -237,11 +243,7 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
     });
 
     receiver.answer = () => ({ status: 200 });
-    await testApp.http
-      .patch(`/api/webhooks/${created.id}`)
-      .set('Authorization', `Bearer ${token}`)
-      .send({ status: 'ACTIVE' })
-      .expect(200);
+    await setStatus(created.id, 'ACTIVE');
     await deliverer.drain();
 
     expect(receiver.received.map((d) => d.payload.data.numero)).toEqual(['IMP-10', 'IMP-10']);
@@ -269,20 +271,12 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
 
   it('does not deliver while paused, and resumes where it stopped', async () => {
     const created = await subscribe({});
-    await testApp.http
-      .patch(`/api/webhooks/${created.id}`)
-      .set('Authorization', `Bearer ${token}`)
-      .send({ status: 'PAUSED' })
-      .expect(200);
+    await setStatus(created.id, 'PAUSED');
     await recordChanges(testApp, aChange('acme', 'IMP-12'));
     await deliverer.drain();
     expect(receiver.received).toEqual([]);
 
-    await testApp.http
-      .patch(`/api/webhooks/${created.id}`)
-      .set('Authorization', `Bearer ${token}`)
-      .send({ status: 'ACTIVE' })
-      .expect(200);
+    await setStatus(created.id, 'ACTIVE');
     await deliverer.drain();
 
     expect(receiver.acceptedNumeros).toEqual(['IMP-12']);
@@ -290,15 +284,9 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
 
   it('sends nothing more once paused mid-way through a backlog, but the attempt in flight', async () => {
     const created = await subscribe({});
-    const pause = () =>
-      testApp.http
-        .patch(`/api/webhooks/${created.id}`)
-        .set('Authorization', `Bearer ${token}`)
-        .send({ status: 'PAUSED' })
-        .expect(200);
     // The receiver's owner pauses the webhook while the first change is being delivered.
     receiver.answer = async (delivery) => {
-      if (receiver.received.indexOf(delivery) === 0) await pause();
+      if (receiver.received.indexOf(delivery) === 0) await setStatus(created.id, 'PAUSED');
       return { status: 200 };
     };
     await recordChanges(
@@ -310,11 +298,7 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
     await deliverer.drain();
     expect(receiver.acceptedNumeros).toEqual(['IMP-13']);
 
-    await testApp.http
-      .patch(`/api/webhooks/${created.id}`)
-      .set('Authorization', `Bearer ${token}`)
-      .send({ status: 'ACTIVE' })
-      .expect(200);
+    await setStatus(created.id, 'ACTIVE');
     await deliverer.drain();
     expect(receiver.acceptedNumeros).toEqual(['IMP-13', 'IMP-14', 'IMP-15']);
   });
