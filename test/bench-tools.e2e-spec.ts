@@ -17,6 +17,7 @@ import {
 import type { DatabaseService } from '../src/database/database.service.js';
 import { rowsOf } from '../src/database/sql-rows.js';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { staleListItems } from '../src/testing/stale-list-items.js';
 
 /**
  * The performance bench's own tools (bench/), on tiny data: the loader writes exactly what the
@@ -104,6 +105,8 @@ describe.each(TEST_DATABASE_TARGETS)('bench loader on %s', (target) => {
                FROM processes GROUP BY 1, 2, 3)) AS d`,
     );
     expect(dailyTotals).toEqual([{ differing: 0 }]);
+    // Every process has its list item, as sync would have rendered it.
+    expect(await staleListItems(database)).toEqual([]);
   });
 
   it('densifies with NOTE events without moving any summary field, and creates the bench users', async () => {

@@ -176,6 +176,19 @@ export const processes = pgTable(
 );
 
 /**
+ * Each process as a list item, the JSON the API sends, rendered by PostgreSQL when sync writes the
+ * process (its events, its containers or its customer's name) rather than on every read: a page of
+ * 100 items aggregated 2,000 events per request. `process_list_item` (migration 0015) is the one
+ * rendering; sync calls it, never writes `body` itself.
+ */
+export const processListItems = pgTable('process_list_items', {
+  numero: text('numero')
+    .primaryKey()
+    .references(() => processes.numero, { onDelete: 'cascade' }),
+  body: text('body').notNull(),
+});
+
+/**
  * How many processes each customer has per status, type, mode and customs channel, so that a list
  * filtered by those alone is totalled from a few hundred rows at most instead of counting its
  * processes. Kept exact by statement triggers on `processes` in the same transaction as every

@@ -9,7 +9,7 @@ import {
   type StatementValues,
 } from '../database/prepared-statements.js';
 import { JsonText } from '../common/http/json-text.js';
-import { customers, processCounts, processDailyCounts, processes } from '../database/schema.js';
+import { processCounts, processDailyCounts, processes, processListItems } from '../database/schema.js';
 import type { CustomsDeclaration } from '../domain/customs-declaration.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { Visibility } from '../domain/authenticated-user.js';
@@ -28,7 +28,6 @@ import {
   updatedParam,
   type FiltersShape,
 } from './list/process-filters.js';
-import { processSummaryJson } from './process-summary.sql.js';
 
 /**
  * Every order ends in the numero tie-break and has an index to read it from.
@@ -126,8 +125,8 @@ export class ProcessesRepository {
     const where = and(visibleTo(shape), ...filterConditions(shape.filters));
     const count = this.countOf(shape, where);
 
-    // Deferred join: the page's numeros come from the indexes alone, and only those rows get
-    // their timeline built (otherwise every skipped row of a deep page would be aggregated too).
+    // Deferred join: the page's numeros come from the indexes alone, and only those rows are
+    // joined to their items (otherwise every skipped row of a deep page would be read too).
     const pageNumeros = this.database.db
       .select({ numero: processes.numero })
       .from(processes)
@@ -203,9 +202,9 @@ export class ProcessesRepository {
 
   private prepareFind(visibleCustomers: Multiplicity): PreparedRead<FoundRow> {
     const find = this.database.db
-      .select({ json: processSummaryJson, customs: processes.customs })
+      .select({ json: processListItems.body, customs: processes.customs })
       .from(processes)
-      .innerJoin(customers, eq(customers.id, processes.customerId))
+      .innerJoin(processListItems, eq(processListItems.numero, processes.numero))
       .where(
         and(
           matching(processes.customerId, visibleCustomers, param.customerId, param.customerIds),
@@ -218,9 +217,9 @@ export class ProcessesRepository {
 
   private selectSummaries() {
     return this.database.db
-      .select({ json: processSummaryJson })
+      .select({ json: processListItems.body })
       .from(processes)
-      .innerJoin(customers, eq(customers.id, processes.customerId))
+      .innerJoin(processListItems, eq(processListItems.numero, processes.numero))
       .$dynamic();
   }
 }

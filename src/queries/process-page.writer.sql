@@ -30,7 +30,8 @@ WHERE p.numero IN (SELECT json_array_elements_text($1::json));
 INSERT INTO customers (id, name)
 SELECT id, name FROM json_to_recordset($1::json) AS c(id text, name text)
 ON CONFLICT (id) DO UPDATE SET name = excluded.name
-WHERE customers.name IS DISTINCT FROM excluded.name;
+WHERE customers.name IS DISTINCT FROM excluded.name
+RETURNING id;
 
 INSERT INTO processes (numero, customer_id, status, type, mode, customer_reference, origin_code,
 origin_name, destination_code, destination_name, shipment_date, eta,
@@ -87,6 +88,14 @@ follow_up_events.location_code, follow_up_events.location_name)
 IS DISTINCT FROM
 (excluded.code, excluded.description, excluded.occurred_at, excluded.location_code,
 excluded.location_name);
+
+INSERT INTO process_list_items (numero, body)
+SELECT p.numero, process_list_item(p, c)
+FROM processes p
+JOIN customers c ON c.id = p.customer_id
+WHERE p.numero IN (SELECT json_array_elements_text($1::json))
+OR p.customer_id IN (SELECT json_array_elements_text($2::json))
+ON CONFLICT (numero) DO UPDATE SET body = excluded.body;
 
 WITH head AS (
 UPDATE change_feed_head

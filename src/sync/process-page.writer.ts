@@ -49,11 +49,12 @@ export class ProcessPageWriter {
       tx,
       toWrite.map((process) => process.numero),
     );
-    await this.upsertCustomers(tx, toWrite);
+    const upsertedCustomers = await this.upsertCustomers(tx, toWrite);
     const written = await this.upsertProcesses(tx, toWrite);
     const writtenProcesses = toWrite.filter((process) => written.has(process.numero));
     await this.replaceContainers(tx, writtenProcesses);
     await this.replaceEvents(tx, writtenProcesses);
+    await this.renderListItems(tx, [...written], upsertedCustomers);
     const changes = await this.changes.append(tx, stored, writtenProcesses);
     return {
       written: written.size,
@@ -97,15 +98,21 @@ export class ProcessPageWriter {
     return new Set(rows.map((row) => row.numero));
   }
 
-  private async upsertCustomers(tx: Executor, processes: OperationsProcess[]): Promise<void> {
+  /** Returns the customers inserted or renamed: their processes' items name them. */
+  private async upsertCustomers(tx: Executor, processes: OperationsProcess[]): Promise<string[]> {
     // The page is in ascending updatedAt order after preparation: the last mention is the newest.
     const byId = new Map(processes.map((process) => [process.customer.id, process.customer.name]));
     const rows = [...byId].map(([id, name]) => ({ id, name }));
-    await tx.execute(sql`
+    const upserted = await rowsOf<{ id: string }>(
+      tx,
+      sql`
       INSERT INTO customers (id, name)
       SELECT id, name FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(id text, name text)
       ON CONFLICT (id) DO UPDATE SET name = excluded.name
-      WHERE customers.name IS DISTINCT FROM excluded.name`);
+      WHERE customers.name IS DISTINCT FROM excluded.name
+      RETURNING id`,
+    );
+    return upserted.map((customer) => customer.id);
   }
 
   private async upsertProcesses(tx: Executor, processes: OperationsProcess[]): Promise<Set<string>> {
@@ -220,6 +227,22 @@ export class ProcessPageWriter {
             IS DISTINCT FROM
             (excluded.code, excluded.description, excluded.occurred_at, excluded.location_code,
              excluded.location_name)`);
+  }
+
+  /**
+   * The list items of the processes written and of every process of a customer whose name
+   * changed, rendered by PostgreSQL from what was just stored.
+   */
+  private async renderListItems(tx: Executor, numeros: string[], customerIds: string[]): Promise<void> {
+    if (numeros.length === 0 && customerIds.length === 0) return;
+    await tx.execute(sql`
+      INSERT INTO process_list_items (numero, body)
+      SELECT p.numero, process_list_item(p, c)
+        FROM processes p
+        JOIN customers c ON c.id = p.customer_id
+       WHERE p.numero IN (SELECT json_array_elements_text(${JSON.stringify(numeros)}::json))
+          OR p.customer_id IN (SELECT json_array_elements_text(${JSON.stringify(customerIds)}::json))
+      ON CONFLICT (numero) DO UPDATE SET body = excluded.body`);
   }
 }
 

@@ -18,6 +18,7 @@ import { ProcessPageWriter } from './process-page.writer.js';
 import { SyncStateRepository } from './sync-state.repository.js';
 import { SyncLock } from './sync-lock.js';
 import { SKIPPED_ANOTHER_RUNNING, SyncService } from './sync.service.js';
+import { staleListItems } from '../testing/stale-list-items.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-03-01T00:00:00.000Z');
@@ -82,7 +83,8 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
       sql`SELECT (SELECT count(*)::int FROM processes) AS processes,
                  (SELECT count(*)::int FROM follow_up_events) AS events,
                  (SELECT count(*)::int FROM process_containers) AS containers,
-                 (SELECT count(*)::int FROM customers) AS customers`,
+                 (SELECT count(*)::int FROM customers) AS customers,
+                 (SELECT count(*)::int FROM process_list_items) AS "listItems"`,
     );
     return row;
   }
@@ -93,6 +95,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
       events: processes.reduce((sum, process) => sum + process.events.length, 0),
       containers: processes.reduce((sum, process) => sum + process.containers.length, 0),
       customers: new Set(processes.map((process) => process.customer.id)).size,
+      listItems: processes.length,
     };
   }
 
@@ -109,7 +112,18 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
         database.db,
         sql`SELECT xmin::text, * FROM follow_up_events ORDER BY process_numero, id`,
       ),
+      listItems: await rowsOf(database.db, sql`SELECT xmin::text, * FROM process_list_items ORDER BY numero`),
     };
+  }
+
+  async function listedCustomerNames(customerId: string): Promise<string[]> {
+    const rows = await rowsOf<{ name: string }>(
+      database.db,
+      sql`SELECT DISTINCT i.body::json -> 'summary' -> 'customer' ->> 'name' AS name
+            FROM process_list_items i JOIN processes p ON p.numero = i.numero
+           WHERE p.customer_id = ${customerId}`,
+    );
+    return rows.map((row) => row.name);
   }
 
   async function stored(numero: string) {
@@ -206,6 +220,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
     // The last process of the first pass comes again (overlap window) and is left untouched.
     expect(outcome).toMatchObject({ status: 'succeeded', fetched: 4, processed: 3, skipped: 1 });
     expect(await counts()).toEqual(expectedCounts(upstream.all()));
+    expect(await staleListItems(database)).toEqual([]);
     expect(await stored(first!.numero)).toMatchObject({
       status: 'ARRIVED',
       follow_count: first!.events.length + 1,
@@ -216,6 +231,24 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
       containers: ['TGHU7654320'],
     });
     expect((await sut.getStatus()).watermark).toBe(later);
+  });
+
+  it('renders again the list item of every process of a customer whose name changed, written or not', async () => {
+    const sut = newSync();
+    await sut.run();
+    const renamed = upstream.all().find((process) => process.customer.id === 'globex')!;
+    upstream.putAll({
+      ...renamed,
+      customer: { id: 'globex', name: 'Globex Holding "Brasil"' },
+      updatedAt: at(T0 + 2 * HOUR),
+    });
+
+    const outcome = await sut.run();
+
+    expect(outcome).toMatchObject({ status: 'succeeded', processed: 1 });
+    expect(await listedCustomerNames('globex')).toEqual(['Globex Holding "Brasil"']);
+    expect(await listedCustomerNames('acme')).toEqual(['ACME Importadora Ltda']);
+    expect(await staleListItems(database)).toEqual([]);
   });
 
   it('loses and duplicates nothing when upstream fails mid-pass, and the next run resumes', async () => {
@@ -459,6 +492,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator 
       // Only changed processes come back, plus the few inside the overlap window.
       expect(outcome.fetched - changed.length).toBeLessThanOrEqual(5);
       expect(await storedView()).toEqual(after);
+      expect(await staleListItems(database)).toEqual([]);
       before = after;
     }
     expect(retracted).toBeGreaterThan(0);

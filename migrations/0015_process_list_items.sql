@@ -1,0 +1,60 @@
+CREATE TABLE "process_list_items" (
+	"numero" text PRIMARY KEY NOT NULL,
+	"body" text NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "process_list_items" ADD CONSTRAINT "process_list_items_numero_processes_numero_fk" FOREIGN KEY ("numero") REFERENCES "public"."processes"("numero") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+-- A process as the list's item, the JSON text the API sends: compact (row_to_json), members in
+-- the order of ProcessSummaryDto, instants in UTC, the whole follow-up history by time then id.
+-- Rendered when sync writes a process instead of on every read, where a page of 100 items
+-- aggregated some 2,000 events. This is the one rendering: a change to the item's shape is a new
+-- migration that replaces this function and renders every stored item again.
+CREATE FUNCTION process_list_item(p processes, owner customers) RETURNS text
+  LANGUAGE sql STABLE PARALLEL SAFE
+  RETURN (
+    SELECT row_to_json(item)::text
+      FROM (
+        SELECT p.numero AS numero,
+               p.status AS status,
+               to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt",
+               row_to_json(summary) AS summary,
+               follow.events -> -1 AS "lastFollow",
+               follow.events AS follow
+          FROM (
+            SELECT p.type AS type,
+                   p.mode AS mode,
+                   row_to_json(customer) AS customer,
+                   p.customer_reference AS "customerReference",
+                   row_to_json(origin) AS origin,
+                   row_to_json(destination) AS destination,
+                   p.shipment_date AS "shipmentDate",
+                   p.eta AS eta,
+                   p.arrival_date AS "arrivalDate",
+                   coalesce((SELECT array_agg(k.container_number ORDER BY k.position)
+                               FROM process_containers k
+                              WHERE k.process_numero = p.numero), '{}') AS containers,
+                   p.customs_channel AS "customsChannel",
+                   p.free_time_ends_at AS "freeTimeEndsAt",
+                   p.follow_count AS "followCount"
+              FROM (SELECT owner.id AS id, owner.name AS name) customer,
+                   (SELECT p.origin_code AS code, p.origin_name AS name) origin,
+                   (SELECT p.destination_code AS code, p.destination_name AS name) destination
+          ) summary,
+          (SELECT coalesce(array_to_json(array_agg(row_to_json(event) ORDER BY e.occurred_at, e.id)), '[]') AS events
+             FROM follow_up_events e
+             -- The location has no FROM of its own, so the planner folds it into the event's row.
+             CROSS JOIN LATERAL (
+               SELECT e.id,
+                      e.code,
+                      e.description,
+                      to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt",
+                      CASE WHEN e.location_code IS NULL THEN NULL ELSE row_to_json(place) END AS location
+                 FROM (SELECT e.location_code AS code, e.location_name AS name) place
+             ) event
+            WHERE e.process_numero = p.numero) follow
+      ) item
+  );
+--> statement-breakpoint
+-- Every stored process rendered once (about 2 minutes for 1 M processes).
+INSERT INTO process_list_items (numero, body)
+SELECT p.numero, process_list_item(p, c) FROM processes p JOIN customers c ON c.id = p.customer_id;

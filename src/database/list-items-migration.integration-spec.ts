@@ -1,0 +1,121 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import * as schema from './schema.js';
+import { rowsOf } from './sql-rows.js';
+
+const MIGRATIONS = resolve(import.meta.dirname, '../../migrations');
+const LIST_ITEMS_MIGRATION = '0015_process_list_items';
+
+/** A copy of the migrations that stops before `tag`: a database as an earlier release left it. */
+function migrationsBefore(tag: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'pls-migrations-'));
+  cpSync(MIGRATIONS, folder, { recursive: true });
+  const journalPath = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
+  const index = journal.entries.findIndex((entry) => entry.tag === tag);
+  if (index < 0) throw new Error(`no migration ${tag}`);
+  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
+  return folder;
+}
+
+describe('migration 0015 (process list items)', () => {
+  it('renders the list item of every process stored before it, as the API sends it', async () => {
+    const earlier = migrationsBefore(LIST_ITEMS_MIGRATION);
+    const client = await PGlite.create('memory://');
+    const db = drizzle(client, { schema });
+    try {
+      await migrate(db, { migrationsFolder: earlier });
+      await db.execute(sql`INSERT INTO customers (id, name) VALUES ('acme', 'ACME "Brasil"')`);
+      await db.execute(sql`
+        INSERT INTO processes (numero, customer_id, status, type, mode, origin_code, origin_name,
+                               destination_code, destination_name, eta, customs_channel, follow_count, updated_at)
+        VALUES ('IMP-2026-000001', 'acme', 'IN_TRANSIT', 'IMPORT', 'SEA', 'CNSHA', 'Shanghai', 'BRSSZ', 'Santos',
+                '2026-04-20', 'GREEN', 2, '2026-04-02T08:30:15Z'),
+               ('IMP-2026-000002', 'acme', 'OPEN', 'IMPORT', 'AIR', 'CNSHA', 'Shanghai', 'BRGRU', 'Guarulhos',
+                NULL, NULL, 0, '2026-04-03T00:00:00Z')`);
+      await db.execute(sql`
+        INSERT INTO process_containers (process_numero, container_number, position)
+        VALUES ('IMP-2026-000001', 'TGHU7654320', 1), ('IMP-2026-000001', 'MSCU1234565', 0)`);
+      await db.execute(sql`
+        INSERT INTO follow_up_events (process_numero, id, code, description, occurred_at, location_code, location_name)
+        VALUES ('IMP-2026-000001', 'b', 'NOTE', 'Second', '2026-04-01T10:00:00Z', NULL, NULL),
+               ('IMP-2026-000001', 'a', 'PROCESS_OPENED', 'First', '2026-04-01T10:00:00Z', 'CNSHA', 'Shanghai')`);
+
+      await migrate(db, { migrationsFolder: MIGRATIONS });
+
+      const items = await rowsOf<{ numero: string; body: string }>(
+        db,
+        sql`SELECT numero, body FROM process_list_items ORDER BY numero`,
+      );
+      const opened = {
+        id: 'a',
+        code: 'PROCESS_OPENED',
+        description: 'First',
+        occurredAt: '2026-04-01T10:00:00Z',
+        location: { code: 'CNSHA', name: 'Shanghai' },
+      };
+      const note = {
+        id: 'b',
+        code: 'NOTE',
+        description: 'Second',
+        occurredAt: '2026-04-01T10:00:00Z',
+        location: null,
+      };
+      const summary = (overrides: object) => ({
+        type: 'IMPORT',
+        mode: 'SEA',
+        customer: { id: 'acme', name: 'ACME "Brasil"' },
+        customerReference: null,
+        origin: { code: 'CNSHA', name: 'Shanghai' },
+        destination: { code: 'BRSSZ', name: 'Santos' },
+        shipmentDate: null,
+        eta: '2026-04-20',
+        arrivalDate: null,
+        containers: ['MSCU1234565', 'TGHU7654320'],
+        customsChannel: 'GREEN',
+        freeTimeEndsAt: null,
+        followCount: 2,
+        ...overrides,
+      });
+      expect(items).toEqual([
+        {
+          numero: 'IMP-2026-000001',
+          body: JSON.stringify({
+            numero: 'IMP-2026-000001',
+            status: 'IN_TRANSIT',
+            updatedAt: '2026-04-02T08:30:15Z',
+            summary: summary({}),
+            lastFollow: note,
+            follow: [opened, note],
+          }),
+        },
+        {
+          numero: 'IMP-2026-000002',
+          body: JSON.stringify({
+            numero: 'IMP-2026-000002',
+            status: 'OPEN',
+            updatedAt: '2026-04-03T00:00:00Z',
+            summary: summary({
+              mode: 'AIR',
+              destination: { code: 'BRGRU', name: 'Guarulhos' },
+              eta: null,
+              containers: [],
+              customsChannel: null,
+              followCount: 0,
+            }),
+            lastFollow: null,
+            follow: [],
+          }),
+        },
+      ]);
+    } finally {
+      await client.close();
+      rmSync(earlier, { recursive: true, force: true });
+    }
+  });
+});
