@@ -2,7 +2,11 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
-import { anOperationsDetail, anOperationsProcess } from '../src/testing/operations-process.factory.js';
+import {
+  anEvent,
+  anOperationsDetail,
+  anOperationsProcess,
+} from '../src/testing/operations-process.factory.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
@@ -169,6 +173,34 @@ describe('conditional requests and compression, as real clients send them', () =
       });
       expect(answer.headers.get('content-encoding')).toBe('gzip');
       expect(((await answer.json()) as { meta: { totalItems: number } }).meta.totalItems).toBe(12);
+    });
+  });
+
+  // Last: it changes what the operations system holds.
+  describe('the list’s tag as sync writes', () => {
+    it('stays while nothing changes, and moves when an item on the page does', async () => {
+      const before = await raw('/api/processes', {});
+      await syncNow(testApp);
+      const unchanged = await raw('/api/processes', { 'If-None-Match': String(before.headers.etag) });
+      expect(unchanged.status).toBe(304);
+
+      const changed = gateway.all()[3]!;
+      gateway.put({
+        ...changed,
+        updatedAt: '2026-03-02T12:00:00Z',
+        events: [
+          ...changed.events,
+          anEvent({ id: 'evt-later', code: 'NOTE', occurredAt: '2026-03-02T11:00:00Z' }),
+        ],
+      });
+      await syncNow(testApp);
+
+      const after = await raw('/api/processes', { 'If-None-Match': String(before.headers.etag) });
+      expect(after.status).toBe(200);
+      expect(after.body.toString()).toContain('evt-later');
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+      const revalidated = await raw('/api/processes', { 'If-None-Match': String(after.headers.etag) });
+      expect(revalidated.status).toBe(304);
     });
   });
 });

@@ -186,6 +186,10 @@ export const processListItems = pgTable('process_list_items', {
     .primaryKey()
     .references(() => processes.numero, { onDelete: 'cascade' }),
   body: text('body').notNull(),
+  /** What a page's ETag hashes in place of the item's text (hashing 100 items' text cost more than the page's SQL). */
+  digest: text('digest')
+    .notNull()
+    .generatedAlwaysAs(sql`md5(body)`),
 });
 
 /**

@@ -65,6 +65,18 @@ describe(processAnswer.name, () => {
       expect(headers.ETag).toBe(tagOf('{"data":[{"numero":"IMP-1"}],"meta":{}}'));
     });
 
+    it('tags a page of digested items by their digests, not their text', () => {
+      const page = (note: string, digest: string) =>
+        JsonText.object({ data: JsonText.array([JsonText.of(`{"note":"${note}"}`, digest)]), meta: {} });
+
+      const { sent, headers } = answer(page('first', 'd1'));
+
+      expect(sent).toBe('{"data":[{"note":"first"}],"meta":{}}');
+      expect(headers.ETag).toBe(tagOf('{"data":[\u0000d1],"meta":{}}'));
+      expect(answer(page('other text, same digest', 'd1')).headers.ETag).toBe(headers.ETag);
+      expect(answer(page('first', 'd2')).headers.ETag).not.toBe(headers.ETag);
+    });
+
     it('gives another page another tag', () => {
       const one = answer(JsonText.of(LIST_TEXT));
       const other = answer(JsonText.of(LIST_TEXT.replace('IMP-1', 'IMP-2')));

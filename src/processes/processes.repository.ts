@@ -54,6 +54,11 @@ export interface StoredProcess {
   customs: CustomsDeclaration | null;
 }
 
+interface ListedRow {
+  json: string;
+  digest: string;
+}
+
 interface FoundRow {
   json: string;
   customs: CustomsDeclaration | null;
@@ -61,7 +66,7 @@ interface FoundRow {
 
 interface ListStatements {
   count: PreparedRead<{ totalItems: number }>;
-  page: PreparedRead<{ json: string }>;
+  page: PreparedRead<ListedRow>;
 }
 
 const param = {
@@ -102,7 +107,7 @@ export class ProcessesRepository {
     if (offset >= totalItems) return { items: JsonText.array([]), totalItems };
 
     const rows = await statements.page.execute(values);
-    return { items: JsonText.array(rows.map(toSummaryJson)), totalItems };
+    return { items: JsonText.array(rows.map((row) => JsonText.of(row.json, row.digest))), totalItems };
   }
 
   /**
@@ -217,7 +222,7 @@ export class ProcessesRepository {
 
   private selectSummaries() {
     return this.database.db
-      .select({ json: processListItems.body })
+      .select({ json: processListItems.body, digest: processListItems.digest })
       .from(processes)
       .innerJoin(processListItems, eq(processListItems.numero, processes.numero))
       .$dynamic();

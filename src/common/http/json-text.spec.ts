@@ -30,4 +30,37 @@ describe(JsonText.name, () => {
     expect(body.bytes.toString('utf8')).toBe('[{"note":"Liberação ✓"},{"n":1}]');
     expect(body.bytes).toBe(body.bytes);
   });
+
+  describe('fingerprint', () => {
+    const digested = (value: object, digest: string) => JsonText.of<object>(JSON.stringify(value), digest);
+    const page = (...items: Array<JsonText<object>>) =>
+      JsonText.object({ data: JsonText.array(items), meta: { page: 1 } });
+
+    it('is the text itself when no piece carries a digest', () => {
+      const body = page(item({ numero: 'IMP-1' }), item({ numero: 'IMP-2' }));
+
+      expect(body.fingerprint).toBe(body.text);
+    });
+
+    it("takes each digested piece's digest in place of its text, the rest as it is", () => {
+      const long = { numero: 'IMP-1', follow: Array.from({ length: 50 }, (_, id) => ({ id })) };
+      const body = page(digested(long, 'd1'), digested({ numero: 'IMP-2' }, 'd2'));
+
+      expect(body.text).toBe(JSON.stringify({ data: [long, { numero: 'IMP-2' }], meta: { page: 1 } }));
+      expect(body.fingerprint).toBe('{"data":[\u0000d1,\u0000d2],"meta":{"page":1}}');
+    });
+
+    it('is equal for pages built alike from equal items, and differs when an item or the rest does', () => {
+      const one = () => page(digested({ numero: 'IMP-1' }, 'd1'), digested({ numero: 'IMP-2' }, 'd2'));
+
+      expect(one().fingerprint).toBe(one().fingerprint);
+      expect(
+        page(digested({ numero: 'IMP-1' }, 'd1'), digested({ numero: 'IMP-3' }, 'd3')).fingerprint,
+      ).not.toBe(one().fingerprint);
+      expect(
+        JsonText.object({ data: JsonText.array([digested({}, 'd1'), digested({}, 'd2')]), meta: { page: 2 } })
+          .fingerprint,
+      ).not.toBe(one().fingerprint);
+    });
+  });
 });
