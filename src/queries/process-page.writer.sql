@@ -27,11 +27,16 @@ FROM follow_up_events e WHERE e.process_numero = p.numero), '[]')
 FROM processes p
 WHERE p.numero IN (SELECT json_array_elements_text($1::json));
 
-INSERT INTO customers (id, name)
+WITH incoming AS (
 SELECT id, name FROM json_to_recordset($1::json) AS c(id text, name text)
+),
+upserted AS (
+INSERT INTO customers (id, name)
+SELECT id, name FROM incoming
 ON CONFLICT (id) DO UPDATE SET name = excluded.name
 WHERE customers.name IS DISTINCT FROM excluded.name
-RETURNING id;
+)
+SELECT c.id FROM customers c JOIN incoming i ON i.id = c.id WHERE c.name IS DISTINCT FROM i.name;
 
 INSERT INTO processes (numero, customer_id, status, type, mode, customer_reference, origin_code,
 origin_name, destination_code, destination_name, shipment_date, eta,
@@ -94,7 +99,6 @@ SELECT p.numero, process_list_item(p, c)
 FROM processes p
 JOIN customers c ON c.id = p.customer_id
 WHERE p.numero IN (SELECT json_array_elements_text($1::json))
-OR p.customer_id IN (SELECT json_array_elements_text($2::json))
 ON CONFLICT (numero) DO UPDATE SET body = excluded.body;
 
 WITH head AS (

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
 import { isDataError, rowsOf, sqlStateOf, type Executor } from '../database/sql-rows.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
@@ -31,8 +31,8 @@ const nothingWritten = (unchanged: number): PageWriteResult => ({
  * size: rows travel as one JSON parameter each (`json_to_recordset`), which both drivers pass the
  * same way and which no parameter-count limit can break. Only processes whose incoming `updatedAt`
  * is newer than the stored one are written, and inside those only rows that actually differ, so a
- * re-run with no upstream change writes nothing. What the writes change goes to the change feed
- * in the same transaction.
+ * re-run with no upstream change writes nothing. Each written process's list item is rendered
+ * again, and what the writes change goes to the change feed, in the same transaction.
  */
 @Injectable()
 export class ProcessPageWriter {
@@ -49,12 +49,12 @@ export class ProcessPageWriter {
       tx,
       toWrite.map((process) => process.numero),
     );
-    const upsertedCustomers = await this.upsertCustomers(tx, toWrite);
+    const renamedCustomers = await this.upsertCustomers(tx, toWrite);
     const written = await this.upsertProcesses(tx, toWrite);
     const writtenProcesses = toWrite.filter((process) => written.has(process.numero));
     await this.replaceContainers(tx, writtenProcesses);
     await this.replaceEvents(tx, writtenProcesses);
-    await this.renderListItems(tx, [...written], upsertedCustomers);
+    await this.renderListItems(tx, [...written], renamedCustomers);
     const changes = await this.changes.append(tx, stored, writtenProcesses);
     return {
       written: written.size,
@@ -98,21 +98,28 @@ export class ProcessPageWriter {
     return new Set(rows.map((row) => row.numero));
   }
 
-  /** Returns the customers inserted or renamed: their processes' items name them. */
+  /** Returns the customers whose name changed: every list item of theirs names them. */
   private async upsertCustomers(tx: Executor, processes: OperationsProcess[]): Promise<string[]> {
     // The page is in ascending updatedAt order after preparation: the last mention is the newest.
     const byId = new Map(processes.map((process) => [process.customer.id, process.customer.name]));
     const rows = [...byId].map(([id, name]) => ({ id, name }));
-    const upserted = await rowsOf<{ id: string }>(
+    // Every part of the statement sees the rows as they were before it: `renamed` compares the
+    // stored names with the incoming ones while `upserted` writes them.
+    const renamed = await rowsOf<{ id: string }>(
       tx,
       sql`
-      INSERT INTO customers (id, name)
-      SELECT id, name FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(id text, name text)
-      ON CONFLICT (id) DO UPDATE SET name = excluded.name
-      WHERE customers.name IS DISTINCT FROM excluded.name
-      RETURNING id`,
+      WITH incoming AS (
+             SELECT id, name FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c(id text, name text)
+           ),
+           upserted AS (
+             INSERT INTO customers (id, name)
+             SELECT id, name FROM incoming
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name
+             WHERE customers.name IS DISTINCT FROM excluded.name
+           )
+      SELECT c.id FROM customers c JOIN incoming i ON i.id = c.id WHERE c.name IS DISTINCT FROM i.name`,
     );
-    return upserted.map((customer) => customer.id);
+    return renamed.map((customer) => customer.id);
   }
 
   private async upsertProcesses(tx: Executor, processes: OperationsProcess[]): Promise<Set<string>> {
@@ -230,18 +237,36 @@ export class ProcessPageWriter {
   }
 
   /**
-   * The list items of the processes written and of every process of a customer whose name
-   * changed, rendered by PostgreSQL from what was just stored.
+   * The list items of the processes written, then, after a customer's name changed, of every
+   * process of that customer; rendered by PostgreSQL from what was just stored. Two statements,
+   * so that each reads one index (one statement with an OR of the two scanned all processes).
    */
-  private async renderListItems(tx: Executor, numeros: string[], customerIds: string[]): Promise<void> {
-    if (numeros.length === 0 && customerIds.length === 0) return;
+  private async renderListItems(
+    tx: Executor,
+    numeros: string[],
+    renamedCustomerIds: string[],
+  ): Promise<void> {
+    if (numeros.length > 0) {
+      await this.renderListItemsWhere(
+        tx,
+        sql`p.numero IN (SELECT json_array_elements_text(${JSON.stringify(numeros)}::json))`,
+      );
+    }
+    if (renamedCustomerIds.length > 0) {
+      await this.renderListItemsWhere(
+        tx,
+        sql`p.customer_id IN (SELECT json_array_elements_text(${JSON.stringify(renamedCustomerIds)}::json))`,
+      );
+    }
+  }
+
+  private async renderListItemsWhere(tx: Executor, processesMatching: SQL): Promise<void> {
     await tx.execute(sql`
       INSERT INTO process_list_items (numero, body)
       SELECT p.numero, process_list_item(p, c)
         FROM processes p
         JOIN customers c ON c.id = p.customer_id
-       WHERE p.numero IN (SELECT json_array_elements_text(${JSON.stringify(numeros)}::json))
-          OR p.customer_id IN (SELECT json_array_elements_text(${JSON.stringify(customerIds)}::json))
+       WHERE ${processesMatching}
       ON CONFLICT (numero) DO UPDATE SET body = excluded.body`);
   }
 }
