@@ -7,6 +7,7 @@ import { PasswordHasher } from '../src/auth/password-hasher.service.js';
 import { UsersRepository } from '../src/auth/users/users.repository.js';
 import { DatabaseService } from '../src/database/database.service.js';
 import { rowsOf } from '../src/database/sql-rows.js';
+import { renderListItemsOf } from '../src/sync/process-page.writer.js';
 import { BENCH_USERS, datasetProcesses, simulatorOf, type DatasetSpec } from './dataset.js';
 import {
   asRecords,
@@ -121,15 +122,7 @@ export async function loadDataset(
 
     // What sync does as it writes each process, once for all (it reads the events' index); in
     // halves on two of the pool's connections, so on both cores of the machine.
-    await Promise.all(
-      [0, 1].map((half) =>
-        db.execute(sql`
-          INSERT INTO process_list_items (numero, body)
-          SELECT p.numero, process_list_item(p, c)
-            FROM processes p JOIN customers c ON c.id = p.customer_id
-           WHERE hashtext(p.numero) & 1 = ${half}`),
-      ),
-    );
+    await Promise.all([0, 1].map((half) => renderListItemsOf(db, sql`hashtext(p.numero) & 1 = ${half}`)));
     phase('list items');
 
     await db.execute(sql.raw(`VACUUM (ANALYZE) ${[...DATA_TABLES, 'customers'].join(', ')}`));

@@ -247,28 +247,33 @@ export class ProcessPageWriter {
     renamedCustomerIds: string[],
   ): Promise<void> {
     if (numeros.length > 0) {
-      await this.renderListItemsWhere(
+      await renderListItemsOf(
         tx,
         sql`p.numero IN (SELECT json_array_elements_text(${JSON.stringify(numeros)}::json))`,
       );
     }
     if (renamedCustomerIds.length > 0) {
-      await this.renderListItemsWhere(
+      await renderListItemsOf(
         tx,
         sql`p.customer_id IN (SELECT json_array_elements_text(${JSON.stringify(renamedCustomerIds)}::json))`,
       );
     }
   }
+}
 
-  private async renderListItemsWhere(tx: Executor, processesMatching: SQL): Promise<void> {
-    await tx.execute(sql`
-      INSERT INTO process_list_items (numero, body)
-      SELECT p.numero, process_list_item(p, c)
-        FROM processes p
-        JOIN customers c ON c.id = p.customer_id
-       WHERE ${processesMatching}
-      ON CONFLICT (numero) DO UPDATE SET body = excluded.body`);
-  }
+/**
+ * Renders (again) the list item of every process `processesMatching` selects, a condition on
+ * `processes p`, from its stored rows: what sync does for what it writes, and what a bulk load
+ * does for all it loaded.
+ */
+export async function renderListItemsOf(executor: Executor, processesMatching: SQL): Promise<void> {
+  await executor.execute(sql`
+    INSERT INTO process_list_items (numero, body)
+    SELECT p.numero, process_list_item(p, c)
+      FROM processes p
+      JOIN customers c ON c.id = p.customer_id
+     WHERE ${processesMatching}
+    ON CONFLICT (numero) DO UPDATE SET body = excluded.body`);
 }
 
 function describeDataError(error: unknown): string {
