@@ -31,6 +31,17 @@ describe(JsonText.name, () => {
     expect(body.bytes).toBe(body.bytes);
   });
 
+  it('encodes the same bytes whether or not its text was read first', () => {
+    const build = () =>
+      JsonText.object({ data: JsonText.array([item({ note: 'São Paulo — 😀' }), item({})]), meta: { n: 1 } });
+    const textFirst = build();
+    const expected = Buffer.from(textFirst.text);
+
+    expect(build().bytes).toEqual(expected);
+    expect(textFirst.bytes).toEqual(expected);
+    expect(JsonText.array([]).bytes).toEqual(Buffer.from('[]'));
+  });
+
   describe('fingerprint', () => {
     const digested = (value: object, digest: string) => JsonText.of<object>(JSON.stringify(value), digest);
     const page = (...items: Array<JsonText<object>>) =>

@@ -73,10 +73,12 @@ export class JsonText<T> {
 
   /**
    * The text as UTF-8, encoded once: what is written to the socket, so that it is not encoded
-   * again.
+   * again. Each piece is encoded in place into one buffer, without joining them into a string
+   * first: a page's joined text was a quarter of the heap a list request allocated, garbage the
+   * young generation had to collect.
    */
   get bytes(): Buffer {
-    this.encoded ??= Buffer.from(this.text);
+    this.encoded ??= this.joined === undefined ? encodePieces(this.pieces) : Buffer.from(this.joined);
     return this.encoded;
   }
 
@@ -93,4 +95,14 @@ export class JsonText<T> {
   parse(): T {
     return JSON.parse(this.text) as T;
   }
+}
+
+/** The pieces' UTF-8 bytes, one after the other, in one buffer of exactly their length. */
+function encodePieces(pieces: readonly string[]): Buffer {
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece);
+  const bytes = Buffer.allocUnsafe(length);
+  let written = 0;
+  for (const piece of pieces) written += bytes.write(piece, written);
+  return bytes;
 }
