@@ -31,6 +31,11 @@ export interface DriveResult {
   used: number;
   /** The server's CPU (user + system) during the run alone, ms; null without `serverPid`. */
   serverCpuMs: number | null;
+  /**
+   * The part of it spent off the server's main thread, ms: V8's garbage-collection helpers above
+   * all, which a V8 CPU profile of the main thread does not see.
+   */
+  serverOffMainCpuMs: number | null;
 }
 
 /** The body of one answer as received, in bytes: node:http leaves a gzip body compressed. */
@@ -48,7 +53,8 @@ function bodyBytesOf(url: string, path: string, headers: Record<string, string>)
 async function drive(request: DriveRequest): Promise<DriveResult> {
   let next = 0;
   const paths = request.paths;
-  const cpuBefore = request.serverPid === undefined ? null : cpuMillisOf(request.serverPid);
+  const pid = request.serverPid;
+  const cpuBefore = pid === undefined ? null : { all: cpuMillisOf(pid), main: cpuMillisOf(pid, pid) };
   const result = await autocannon({
     url: request.url,
     connections: request.connections,
@@ -62,8 +68,10 @@ async function drive(request: DriveRequest): Promise<DriveResult> {
       },
     ],
   });
-  const serverCpuMs =
-    request.serverPid === undefined || cpuBefore === null ? null : cpuMillisOf(request.serverPid) - cpuBefore;
+  const cpu =
+    pid === undefined || cpuBefore === null
+      ? null
+      : { all: cpuMillisOf(pid) - cpuBefore.all, main: cpuMillisOf(pid, pid) - cpuBefore.main };
   // autocannon counts the headers with the body and keeps no body of its own, so the run's first
   // paths (up to ten) are asked once more, with the same headers, and their bodies counted: after
   // the CPU was read, so these requests are not in it.
@@ -79,7 +87,8 @@ async function drive(request: DriveRequest): Promise<DriveResult> {
     errors: result.errors + result.timeouts + result.non2xx,
     bodyBytes: sample.length === 0 ? null : bytes / sample.length,
     used: next,
-    serverCpuMs,
+    serverCpuMs: cpu?.all ?? null,
+    serverOffMainCpuMs: cpu === null ? null : cpu.all - cpu.main,
   };
 }
 

@@ -328,13 +328,18 @@ async function main(): Promise<void> {
               result.requests > 0 && result.serverCpuMs !== null
                 ? result.serverCpuMs / result.requests
                 : null,
+            offMainCpuMsPerRequest:
+              result.requests > 0 && result.serverOffMainCpuMs !== null
+                ? result.serverOffMainCpuMs / result.requests
+                : null,
             bytesPerResponse: result.bodyBytes,
             rssMb,
           };
           rows.push(row);
           log(
             `${label}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, ` +
-              `p99 ${row.p99} ms, ${row.cpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms CPU/req, ` +
+              `p99 ${row.p99} ms, ${row.cpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms CPU/req ` +
+              `(${row.offMainCpuMsPerRequest?.toFixed(2) ?? 'n/a'} off the main thread), ` +
               `${row.bytesPerResponse?.toFixed(0) ?? 'n/a'} bytes/response, ${rssMb.toFixed(0)} MB, ` +
               `${row.errors} errors (load ${loadAverage()})`,
           );

@@ -10,9 +10,12 @@ const TICKS_PER_SECOND = (() => {
   }
 })();
 
-/** User + system CPU milliseconds a process has used so far (Linux /proc). */
-export function cpuMillisOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/**
+ * User + system CPU milliseconds a process has used so far (Linux /proc), all its threads; with
+ * `thread`, that thread's alone (the process's own id is its main thread).
+ */
+export function cpuMillisOf(pid: number, thread?: number): number {
+  const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);

@@ -225,6 +225,7 @@ describe(formatTable.name, () => {
     p99: 12.25,
     errors: 0,
     cpuMsPerRequest: 0.8123,
+    offMainCpuMsPerRequest: 0.2051,
     bytesPerResponse: 6143.4,
     rssMb: 140.2,
     pair: 1,
@@ -236,7 +237,14 @@ describe(formatTable.name, () => {
     const table = formatTable(
       [
         row({}),
-        row({ scenario: 'detail-miss', connections: 16, p99: 95, pair: undefined, cpuRatio: undefined }),
+        row({
+          scenario: 'detail-miss',
+          connections: 16,
+          p99: 95,
+          pair: undefined,
+          cpuRatio: undefined,
+          offMainCpuMsPerRequest: null,
+        }),
         row({
           scenario: 'list-default-gzip',
           bytesPerResponse: 1021.6,
@@ -266,6 +274,7 @@ describe(formatTable.name, () => {
       '12.3',
       '1.95x',
       '0.81',
+      '0.21',
       '6143',
       '140',
       '0',
@@ -281,6 +290,7 @@ describe(formatTable.name, () => {
       '95.0',
       '',
       '0.81',
+      '',
       '6143',
       '140',
       '0',
@@ -296,13 +306,14 @@ describe(formatTable.name, () => {
       '12.3',
       '',
       '0.81',
+      '0.21',
       '1022',
       '140',
       '0',
       'ok p99<30, ok rss<300',
     ]);
     expect(lines[5]![1]).toBe('1');
-    expect(lines[5]![9]).toBe('');
+    expect(lines[5]![10]).toBe('');
     expect(lines).toHaveLength(6);
   });
 
