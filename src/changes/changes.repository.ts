@@ -115,7 +115,7 @@ export class ChangesRepository {
     if (row === undefined) throw new Error('the change feed has no head row: were the migrations applied?');
     return {
       extent: { lastPosition: Number(row.lastPosition), prunedThrough: Number(row.prunedThrough) },
-      items: JsonText.of(`[${row.items ?? ''}]`),
+      items: JsonText.arrayOfJoined(row.items ?? ''),
       lastPosition: row.pageLastPosition === null ? null : Number(row.pageLastPosition),
       hasMore: row.hasMore,
     };

@@ -10,6 +10,15 @@ describe(JsonText.name, () => {
     expect(JsonText.array([]).text).toBe('[]');
   });
 
+  it('brackets elements that arrive joined by commas', () => {
+    const elements = [{ a: 1 }, { b: 'x,y' }];
+
+    expect(JsonText.arrayOfJoined(elements.map((element) => JSON.stringify(element)).join(',')).text).toBe(
+      JSON.stringify(elements),
+    );
+    expect(JsonText.arrayOfJoined('').bytes).toEqual(Buffer.from('[]'));
+  });
+
   it('writes an object in member order, inserting JsonText members as they are', () => {
     const data = [{ numero: 'IMP-1', note: 'aspas " e \\ barra' }];
     const meta = { page: 1, pageSize: 20, totalItems: 1, totalPages: 1 };

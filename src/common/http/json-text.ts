@@ -41,6 +41,15 @@ export class JsonText<T> {
     ]);
   }
 
+  /**
+   * A JSON array of elements whose texts arrive joined by commas already (PostgreSQL's
+   * `string_agg`); empty for none. Kept as a piece between the brackets rather than concatenated,
+   * which would copy it once more when the page is encoded.
+   */
+  static arrayOfJoined<E>(joinedElements: string): JsonText<E[]> {
+    return JsonText.joining(['[', joinedElements, ']']);
+  }
+
   /** An object of these members, in this order; a member that is `JsonText` is inserted as it is. */
   static object<O extends object>(members: { [K in keyof O]: O[K] | JsonText<O[K]> }): JsonText<O> {
     const parts = Object.entries(members).flatMap(([name, value], index) => [
