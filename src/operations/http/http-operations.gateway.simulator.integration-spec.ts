@@ -184,7 +184,14 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
     'counts every request when the upstream %s, those that opened the circuit included',
     async (_case, faults, simulatorOutcome, failure) => {
       server.setFaults(faults);
-      const sut = gatewayFor(server, { attemptTimeoutMs: 100, deadlineMs: 250, halfOpenAfterMs: 60_000 });
+      // Attempts long enough to reach the simulator on a loaded machine, and no deadline to cut
+      // one short: an attempt given up before its request arrived is counted here and not there.
+      const sut = gatewayFor(server, {
+        attemptTimeoutMs: 300,
+        maxRetries: 1,
+        deadlineMs: 5_000,
+        halfOpenAfterMs: 60_000,
+      });
       const registry = new Registry();
       new OperationsMetrics(registry, sut).onModuleInit();
       const counted = async (kind: string) =>
@@ -196,7 +203,7 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
         await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
       }
       await expect(sut.listChangedProcesses(firstPage)).rejects.toBeInstanceOf(OperationsUnavailableError);
-      // An attempt cut by the deadline reports itself once its request is aborted.
+      // A timed-out attempt reports itself once its request is aborted.
       for (
         let wait = 0;
         wait < 50 && (await counted(failure)) < server.stats().byOutcome[simulatorOutcome];
