@@ -87,7 +87,7 @@ async function drive(request: DriveRequest): Promise<DriveResult> {
     errors: result.errors + result.timeouts + result.non2xx,
     bodyBytes: sample.length === 0 ? null : bytes / sample.length,
     used: next,
-    serverCpuMs: cpu?.all ?? null,
+    serverCpuMs: cpu === null ? null : cpu.all,
     serverOffMainCpuMs: cpu === null ? null : cpu.all - cpu.main,
   };
 }

@@ -314,6 +314,8 @@ async function main(): Promise<void> {
             log('# warning: detail-miss reused numeros');
           }
           await settle(options.url, target.url);
+          const perRequest = (ms: number | null) =>
+            result.requests > 0 && ms !== null ? ms / result.requests : null;
           const row: ScenarioRow = {
             scenario,
             ...(pair !== undefined && { pair }),
@@ -324,14 +326,8 @@ async function main(): Promise<void> {
             p50: result.p50,
             p99: result.p99,
             errors: result.errors,
-            cpuMsPerRequest:
-              result.requests > 0 && result.serverCpuMs !== null
-                ? result.serverCpuMs / result.requests
-                : null,
-            offMainCpuMsPerRequest:
-              result.requests > 0 && result.serverOffMainCpuMs !== null
-                ? result.serverOffMainCpuMs / result.requests
-                : null,
+            cpuMsPerRequest: perRequest(result.serverCpuMs),
+            offMainCpuMsPerRequest: perRequest(result.serverOffMainCpuMs),
             bytesPerResponse: result.bodyBytes,
             rssMb,
           };

@@ -92,7 +92,7 @@ export interface ScenarioRow {
   /** Node CPU (user + system) of the server per request, ms. */
   cpuMsPerRequest: number | null;
   /** The part of it off the main thread (garbage-collection helpers, mostly), ms. */
-  offMainCpuMsPerRequest?: number | null;
+  offMainCpuMsPerRequest: number | null;
   /** Mean body bytes of a response as received (compressed when the server compressed it). */
   bytesPerResponse: number | null;
   /** Largest RSS of the server sampled during the run, MiB. */
@@ -282,9 +282,7 @@ export function formatTable(rows: readonly ScenarioRow[], driver: 'postgres' | '
       row.p99.toFixed(1),
       row.cpuRatio === undefined || row.cpuRatio === null ? '' : `${row.cpuRatio.toFixed(2)}x`,
       row.cpuMsPerRequest === null ? '' : row.cpuMsPerRequest.toFixed(2),
-      row.offMainCpuMsPerRequest === undefined || row.offMainCpuMsPerRequest === null
-        ? ''
-        : row.offMainCpuMsPerRequest.toFixed(2),
+      row.offMainCpuMsPerRequest === null ? '' : row.offMainCpuMsPerRequest.toFixed(2),
       row.bytesPerResponse === null ? '' : row.bytesPerResponse.toFixed(0),
       row.rssMb === null ? '' : row.rssMb.toFixed(0),
       String(row.errors),

@@ -401,6 +401,7 @@ describe('interleaved pairs', () => {
       p99: 10 * pair,
       errors: 0,
       cpuMsPerRequest: cpu,
+      offMainCpuMsPerRequest: null,
       bytesPerResponse: 100,
       rssMb: 150,
     });

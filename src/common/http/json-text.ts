@@ -87,7 +87,7 @@ export class JsonText<T> {
    * young generation had to collect.
    */
   get bytes(): Buffer {
-    this.encoded ??= this.joined === undefined ? encodePieces(this.pieces) : Buffer.from(this.joined);
+    this.encoded ??= encodePieces(this.pieces);
     return this.encoded;
   }
 
