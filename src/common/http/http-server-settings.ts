@@ -78,7 +78,7 @@ const BODILESS_STATUSES = new Set([204, 304]);
  * them, so that the prototype swap Express makes on every request (`Object.setPrototypeOf` in
  * `app.handle`) finds them in place and changes nothing. Swapped, each request and response was
  * migrated by V8 to a new shape, and what that allocated kept the request's objects alive through
- * the young generation's collections: a third of what any request allocated was promoted to the
+ * the young generation's collections: a quarter of what a request allocated was promoted to the
  * old one and collected there, on the GC threads (docs/performance.md).
  */
 function messagesBornExpress(app: Express) {
