@@ -229,8 +229,11 @@ describe(JwtAuthGuard.name, () => {
     it('does not vouch for a token that differs by a character', async () => {
       const token = await jwt.signAsync({ sub: USER.id }, { jwtid: 'tampered' });
       await sut.canActivate(contextFor(bearer(token), locked, ExampleController));
-      const tampered = `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.slice(-1)}`;
+      // The second-to-last character: all of its bits are the signature's (the last one's are not).
+      const replaced = token.at(-2) === 'A' ? 'B' : 'A';
+      const tampered = `${token.slice(0, -2)}${replaced}${token.slice(-1)}`;
 
+      expect(tampered).not.toBe(token);
       expect((await refusal(bearer(tampered))).getStatus()).toBe(401);
     });
   });
