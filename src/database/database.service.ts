@@ -13,6 +13,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { logConnectionLoss } from './connection-loss.js';
 import { applySessionSettings } from './session-settings.js';
+import { watchForSilence } from './silence-watchdog.js';
 import {
   PostgresNotificationListener,
   type NotificationHandler,
@@ -80,7 +81,6 @@ export class DatabaseService implements OnApplicationShutdown {
         keepAlive: true,
         ...(options.statementTimeoutMs !== undefined && {
           connectionTimeoutMillis: options.statementTimeoutMs,
-          query_timeout: options.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
         }),
         // Awaited before the pool hands the connection out, so nothing runs beside it.
         // @types/pg declares a void hook, but pg-pool awaits the promise it returns.
@@ -89,6 +89,13 @@ export class DatabaseService implements OnApplicationShutdown {
           // A checked-out connection lost between two statements (inside a transaction) reports
           // here; the pool's own listener covers only idle ones.
           client.on('error', (error) => logConnectionLoss(logger, 'a connection in use', error));
+          if (options.statementTimeoutMs !== undefined) {
+            watchForSilence(
+              client as pg.Client,
+              options.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
+              logger,
+            );
+          }
           await applySessionSettings(client, options.statementTimeoutMs, options.customPlans);
         },
       });
