@@ -1,0 +1,21 @@
+/** How often a bounded wait looks again. */
+const POLL_EVERY_MS = 100;
+
+/**
+ * Polls `probe` every 100 ms until it answers something other than undefined, and returns that;
+ * fails naming `what` once `withinMs` have passed. The bound is the documented one being checked,
+ * never a guess at how long something takes.
+ */
+export async function eventually<T>(
+  what: string,
+  withinMs: number,
+  probe: () => Promise<T | undefined>,
+): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() >= deadline) throw new Error(`${what}: not seen within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
+  }
+}
