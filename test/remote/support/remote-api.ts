@@ -1,5 +1,6 @@
 import { OpenApiConformance, type OpenApiDocument } from '../../support/openapi-conformance.js';
 import { SseClient } from '../../support/sse-client.js';
+import type { Problem } from './api-types.js';
 import { recordExercised } from './exercised-operations.js';
 import { remoteConfig, type Credentials } from './remote-config.js';
 
@@ -103,26 +104,31 @@ export class RemoteApi {
 
   /**
    * Opens the change stream as a portal does (fetch, since EventSource cannot send Authorization).
-   * Its status and headers are checked and recorded like any answer; its events are the caller's.
+   * Its status and headers are checked and recorded like any answer; a refusal's body is read, an
+   * open stream's events are the caller's to wait for (and the stream the caller's to close).
    */
-  async openStream(query: string, token: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  async openStream(query: string, token: string | undefined, headers: Record<string, string> = {}) {
     const path = `/api/changes/stream${query}`;
     await this.keepClearOfTheRateLimit(path, token);
-    const stream = await SseClient.open(`${this.baseUrl}${path}`, {
-      Authorization: `Bearer ${token}`,
-      ...headers,
+    const controller = new AbortController();
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      headers: { ...(token !== undefined && { Authorization: `Bearer ${token}` }), ...headers },
+      signal: controller.signal,
     });
-    const answer = {
-      status: stream.response.status,
-      headers: Object.fromEntries(stream.response.headers),
-      body: '',
+    const open = response.status === 200;
+    const answer: Answer<Problem | ''> = {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: open ? '' : ((await response.json()) as Problem),
     };
-    if (answer.status !== 200) {
-      stream.close();
-      throw new Error(`the stream answered ${answer.status}; ask with request() to read a refusal`);
+    const stream = open ? SseClient.reading(response, controller) : null;
+    try {
+      this.check('GET', path, answer, token);
+    } catch (violation) {
+      stream?.close();
+      throw violation;
     }
-    this.check('GET', path, answer, token);
-    return stream;
+    return { ...answer, stream };
   }
 
   private check(method: string, path: string, answer: Answer, token: string | undefined): void {
