@@ -6,6 +6,8 @@ import { remoteConfig } from './remote-config.js';
 
 /** One request the receiver got, with the status it answered. */
 export interface Delivery {
+  /** The path it came to: each subscription of the suite delivers to a path of its own. */
+  path: string;
   id: string;
   timestamp: string;
   signature: string;
@@ -40,9 +42,14 @@ export class WebhookReceiver {
     return remoteConfig.receiver.publicUrl ?? `http://${remoteConfig.receiver.host}:${port}/hooks`;
   }
 
-  /** The deliveries of the changes of one process, in the order they came. */
-  of(numero: string): Delivery[] {
-    return this.received.filter((delivery) => delivery.payload.data.numero === numero);
+  /** The URL of a path of its own for one subscription. */
+  urlFor(path: string): string {
+    return `${this.url}/${path}`;
+  }
+
+  /** The requests that came to one subscription's path, in the order they came. */
+  at(path: string): Delivery[] {
+    return this.received.filter((delivery) => delivery.path.endsWith(`/${path}`));
   }
 
   async close(): Promise<void> {
@@ -55,6 +62,7 @@ export class WebhookReceiver {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const delivery = {
+      path: request.url ?? '',
       id: String(request.headers['webhook-id']),
       timestamp: String(request.headers['webhook-timestamp']),
       signature: String(request.headers['webhook-signature']),
