@@ -44,7 +44,8 @@ describe('webhooks', () => {
     subscriptions = new SuiteSubscriptions(api, token);
     await subscriptions.deleteAll();
     const { changes } = await readFeed(api, token);
-    [from, ...backlog] = changes.slice(-BACKLOG - 1);
+    from = changes.at(-BACKLOG - 1)!;
+    backlog = changes.slice(-BACKLOG);
     let failedOnce = false;
     receiver.answer = (request) => {
       if (!request.path.endsWith(path) || failedOnce) return 200;

@@ -131,6 +131,17 @@ export class RemoteApi {
     return { ...answer, stream };
   }
 
+  /**
+   * Waits, when need be, for the user's rate-limit window to have room for `requests` more, so that
+   * a timed step does not stop half-way for the window to pass.
+   */
+  async roomFor(requests: number, token: string): Promise<void> {
+    const window = this.windows.get(subjectOf(token));
+    if (window === undefined || window.remaining > requests + RATE_LIMIT_RESERVE) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, window.resetsAt - Date.now()) + 100));
+    this.windows.delete(subjectOf(token));
+  }
+
   private check(method: string, path: string, answer: Answer, token: string | undefined): void {
     this.remember(path, token, answer.headers);
     const operationId = this.conformance.operationIdOf(method, path);
