@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Problem } from './support/api-types.js';
-import { RemoteApi, type SignIn } from './support/remote-api.js';
+import { RemoteApi, ROOM_WAIT_MS, type SignIn } from './support/remote-api.js';
 import { remoteConfig } from './support/remote-config.js';
 
 /** Longer than a used refresh token may be presented again without ending its sign-in (two tabs). */
@@ -16,7 +16,8 @@ describe('signing in, refreshing and signing out', () => {
 
   beforeAll(async () => {
     api = await RemoteApi.connect();
-  });
+    await api.signInFor(20);
+  }, ROOM_WAIT_MS);
 
   const refresh = (refreshToken: string) => api.post<SignIn>('/api/auth/refresh', { body: { refreshToken } });
   const problemOf = (body: unknown) => {

@@ -6,7 +6,7 @@
 import type { SseClient } from '../support/sse-client.js';
 import type { Change, ChangesPage, Problem } from './support/api-types.js';
 import { readFeed } from './support/change-feed.js';
-import { RemoteApi } from './support/remote-api.js';
+import { RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
 import { remoteConfig } from './support/remote-config.js';
 
 /** How many of the latest changes the resume tests replay. */
@@ -40,8 +40,8 @@ describe('the change feed and its stream', () => {
 
   beforeAll(async () => {
     api = await RemoteApi.connect();
-    token = (await api.signIn()).accessToken;
-  });
+    token = await api.signInFor(60);
+  }, ROOM_WAIT_MS);
 
   afterEach(() => {
     for (const stream of streams.splice(0)) stream.close();

@@ -4,7 +4,7 @@
  * for bad input and unknown routes, and the retired tracking route.
  */
 import type { Problem } from './support/api-types.js';
-import { RemoteApi } from './support/remote-api.js';
+import { RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
 import { remoteConfig } from './support/remote-config.js';
 
 /** An origin no deployment lists in CORS_ORIGINS. */
@@ -16,8 +16,8 @@ describe('behaviour every route shares', () => {
 
   beforeAll(async () => {
     api = await RemoteApi.connect();
-    token = (await api.signIn()).accessToken;
-  });
+    token = await api.signInFor(20);
+  }, ROOM_WAIT_MS);
 
   it('is live and ready, and says so in JSON', async () => {
     const live = await api.get<{ status: string }>('/health/live');

@@ -3,7 +3,7 @@
  * ETag, compression, and what another customer's user sees of it (nothing).
  */
 import type { Problem, ProcessDetail, ProcessList } from './support/api-types.js';
-import { RemoteApi } from './support/remote-api.js';
+import { RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
 import { remoteConfig } from './support/remote-config.js';
 
 describe('the detail of a process', () => {
@@ -15,11 +15,11 @@ describe('the detail of a process', () => {
 
   beforeAll(async () => {
     api = await RemoteApi.connect();
-    token = (await api.signIn()).accessToken;
+    token = await api.signInFor(40);
     const delivered = await api.get<ProcessList>('/api/processes?status=DELIVERED&pageSize=1', { token });
     settled = delivered.body.data[0]!;
     detailPath = `/api/processes/${encodeURIComponent(settled.numero)}`;
-  });
+  }, ROOM_WAIT_MS);
 
   it('answers the whole process: the list item’s fields and follow-up, and the rest', async () => {
     const answer = await api.get<ProcessDetail>(detailPath, { token });

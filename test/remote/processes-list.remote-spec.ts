@@ -4,7 +4,7 @@
  * is the number of items its pages hold).
  */
 import type { Problem, ProcessList, ProcessSummary } from './support/api-types.js';
-import { linkTarget, RemoteApi } from './support/remote-api.js';
+import { linkTarget, RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
 
 /** A filter: the query that asks for it, made from the user's own processes, and what each item must be. */
 interface Filter {
@@ -140,9 +140,9 @@ describe('the list of processes', () => {
   };
 
   beforeAll(async () => {
-    token = (await api.signIn()).accessToken;
+    token = await api.signInFor(120);
     processes = (await readAll('')).items;
-  });
+  }, ROOM_WAIT_MS);
 
   it('lists the user’s processes, each with its summary and whole follow-up', async () => {
     const answer = await api.get<ProcessList>('/api/processes', { token });

@@ -9,7 +9,7 @@ import type { SseClient } from '../support/sse-client.js';
 import type { Change, ChangesPage, ProcessDetail, ProcessList, ProcessSummary } from './support/api-types.js';
 import { readFeed } from './support/change-feed.js';
 import { eventually } from './support/eventually.js';
-import { RemoteApi } from './support/remote-api.js';
+import { RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
 import { remoteConfig } from './support/remote-config.js';
 import { SandboxClient, type UpstreamProcess } from './support/sandbox-client.js';
 import { SuiteSubscriptions } from './support/suite-subscriptions.js';
@@ -20,8 +20,8 @@ import { WebhookReceiver } from './support/webhook-receiver.js';
  * within 3 s; the bound leaves room for a busy CI machine.
  */
 const VISIBLE_WITHIN_MS = 5000;
-/** The requests one step's polling may make (list, detail and feed, every 100 ms). */
-const REQUESTS_PER_STEP = 150;
+/** The requests one test's polling may make (list, detail and feed every 100 ms, for two steps at most). */
+const REQUESTS_PER_TEST = 200;
 
 /** What a step must make visible: a change of the feed, and the process as the list and detail show it. */
 interface Expected {
@@ -52,7 +52,6 @@ const sandboxUnset = remoteConfig.sandbox === null;
 
   /** Waits until the change shows in the feed, the stream, the webhook, the list and the detail. */
   const seenEverywhere = async (expected: Expected, step: () => Promise<unknown>) => {
-    await api.roomFor(REQUESTS_PER_STEP, token);
     await step();
     const within = (what: string, probe: () => Promise<unknown>) =>
       eventually(`${process.numero}: ${what}`, VISIBLE_WITHIN_MS, async () =>
@@ -110,6 +109,9 @@ const sandboxUnset = remoteConfig.sandbox === null;
     ).properties.kind.enum;
     etaKind = kinds.includes('ETA_CHANGED') ? ('ETA_CHANGED' as Change['kind']) : 'PROCESS_UPDATED';
   });
+
+  // Never in the middle of a timed step: the user's rate-limit window has room before each test.
+  beforeEach(() => api.roomFor(REQUESTS_PER_TEST, token), ROOM_WAIT_MS);
 
   afterAll(async () => {
     stream?.close();

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Change, CreatedWebhook, Problem, Webhook, WebhookDeliveriesPage } from './support/api-types.js';
 import { readFeed } from './support/change-feed.js';
 import { eventually } from './support/eventually.js';
-import { RemoteApi } from './support/remote-api.js';
+import { RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
 import { remoteConfig } from './support/remote-config.js';
 import { SuiteSubscriptions } from './support/suite-subscriptions.js';
 import { signedWith, WebhookReceiver, type Delivery } from './support/webhook-receiver.js';
@@ -39,7 +39,7 @@ describe('webhooks', () => {
 
   beforeAll(async () => {
     api = await RemoteApi.connect();
-    token = (await api.signIn()).accessToken;
+    token = await api.signInFor(30);
     receiver = await WebhookReceiver.start();
     subscriptions = new SuiteSubscriptions(api, token);
     await subscriptions.deleteAll();
@@ -52,7 +52,7 @@ describe('webhooks', () => {
       failedOnce = true;
       return 500;
     };
-  });
+  }, ROOM_WAIT_MS);
 
   afterAll(async () => {
     await subscriptions?.deleteAll();
