@@ -10,12 +10,12 @@ import { remoteConfig } from './support/remote-config.js';
 /** An origin no deployment lists in CORS_ORIGINS. */
 const FOREIGN_ORIGIN = 'https://not-allowed.example.com';
 
+const api = await RemoteApi.connect();
+
 describe('behaviour every route shares', () => {
-  let api: RemoteApi;
   let token: string;
 
   beforeAll(async () => {
-    api = await RemoteApi.connect();
     token = await api.signInFor(20);
   }, ROOM_WAIT_MS);
 
@@ -135,6 +135,25 @@ describe('behaviour every route shares', () => {
       requestId: answer.headers['x-request-id'],
     });
   });
+
+  (api.conformance.operationIds().includes('notifyOperationsChanges') ? it : it.skip)(
+    'refuses a change notification that the operations system did not sign',
+    async () => {
+      const body = { type: 'processes.changed', timestamp: new Date().toISOString(), data: { numeros: [] } };
+
+      const unsigned = await api.post<Problem>('/api/operations/notifications', { body });
+      const forged = await api.post<Problem>('/api/operations/notifications', {
+        body,
+        headers: {
+          'webhook-id': 'msg_remote-suite',
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}`,
+        },
+      });
+
+      expect([unsigned.status, forged.status]).toEqual([401, 401]);
+    },
+  );
 
   it.each([
     ['GET', '/api/tracking'],

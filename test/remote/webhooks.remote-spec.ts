@@ -18,8 +18,12 @@ const BACKLOG = 3;
 const DELIVERED_WITHIN_MS = 5000;
 const RETRIED_WITHIN_MS = 15_000;
 
+const api = await RemoteApi.connect();
+/** Operations some deployments have: their tests run where the served document declares them. */
+const whereServed = (operationId: string) =>
+  api.conformance.operationIds().includes(operationId) ? it : it.skip;
+
 describe('webhooks', () => {
-  let api: RemoteApi;
   let token: string;
   let receiver: WebhookReceiver;
   let subscriptions: SuiteSubscriptions;
@@ -34,11 +38,15 @@ describe('webhooks', () => {
     eventually(`${count} requests at /${at}`, withinMs, () =>
       Promise.resolve(receiver.at(at).length >= count ? receiver.at(at) : undefined),
     );
+  /** The first request at the shared path, after the first `after` of them, that `matches`. */
+  const nextAt = (what: string, after: number, matches: (delivery: Delivery) => boolean) =>
+    eventually(what, DELIVERED_WITHIN_MS, () =>
+      Promise.resolve(receiver.at(path).slice(after).find(matches)),
+    );
   const deliveriesOf = (id: string, query = '') =>
     api.get<WebhookDeliveriesPage>(`/api/webhooks/${id}/deliveries${query}`, { token });
 
   beforeAll(async () => {
-    api = await RemoteApi.connect();
     token = await api.signInFor(30);
     receiver = await WebhookReceiver.start();
     subscriptions = new SuiteSubscriptions(api, token);
@@ -149,6 +157,44 @@ describe('webhooks', () => {
     ]);
     expect(signedWith(`whsec_${Buffer.alloc(32).toString('base64')}`, signed)).toBe(false);
   });
+
+  whereServed('sendWebhookTest')(
+    'sends a signed test message at once, outside the feed, when asked',
+    async () => {
+      const before = receiver.at(path).length;
+
+      const sent = await api.post(`/api/webhooks/${ordered.id}/test`, { token });
+      const message = await nextAt('the test message', before, (delivery) =>
+        delivery.body.includes('"webhook.test"'),
+      );
+
+      expect(sent.status).toBe(202);
+      expect(JSON.parse(message.body)).toEqual({
+        type: 'webhook.test',
+        timestamp: expect.any(String),
+        data: {},
+      });
+      expect(signedWith(ordered.secret, message)).toBe(true);
+    },
+  );
+
+  whereServed('resendWebhookDelivery')(
+    'sends one attempt’s message again, with its webhook-id, when asked',
+    async () => {
+      const [latest] = (await deliveriesOf(ordered.id, '?limit=1')).body.data;
+      const before = receiver.at(path).length;
+
+      const resent = await api.post(`/api/webhooks/${ordered.id}/deliveries/${latest!.id}/resend`, { token });
+      const again = await nextAt(
+        'the message sent again',
+        before,
+        (delivery) => delivery.id === latest!.messageId,
+      );
+
+      expect(resent.status).toBe(202);
+      expect(signedWith(ordered.secret, again)).toBe(true);
+    },
+  );
 
   it('updates a subscription, pauses it, and deletes it', async () => {
     const created = await subscriptions.create({ url: receiver.urlFor(`idle-${randomUUID()}`) });
