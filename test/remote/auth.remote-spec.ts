@@ -54,7 +54,7 @@ describe('signing in, refreshing and signing out', () => {
     expect(problemOf(unknownUser.body)).toEqual(problemOf(wrongPassword.body));
   });
 
-  it('refuses a login body the API does not accept, naming what is wrong, before counting it', async () => {
+  it('refuses a login body the API does not take, naming what is wrong', async () => {
     const unknownMember = await api.post<Problem>('/api/auth/login', {
       body: { ...remoteConfig.user, remember: true },
     });

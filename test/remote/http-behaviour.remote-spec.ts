@@ -49,7 +49,7 @@ describe('behaviour every route shares', () => {
     expect(remaining(refused)).toBeLessThan(remaining(ok));
   });
 
-  it('counts no request without a valid token against anyone', async () => {
+  it('labels no answer to a request without a token with a rate limit', async () => {
     const anonymous = await api.get('/api/processes');
 
     expect(anonymous.status).toBe(401);
