@@ -27,7 +27,10 @@ describe('the OpenAPI document the deployment serves', () => {
       operations: operations.length,
       exercised: operations
         .filter((operationId) => exercised.has(operationId))
-        .map((operationId) => ({ operationId, statuses: [...exercised.get(operationId)!].sort((a, b) => a - b) })),
+        .map((operationId) => ({
+          operationId,
+          statuses: [...exercised.get(operationId)!].sort((a, b) => a - b),
+        })),
       notExercisable: operations
         .filter((operationId) => NOT_EXERCISABLE[operationId] !== undefined)
         .map((operationId) => ({ operationId, reason: NOT_EXERCISABLE[operationId] })),
