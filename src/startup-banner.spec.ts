@@ -2,8 +2,8 @@ import { loadAppConfig } from './config/app.config.js';
 import { startupBanner } from './startup-banner.js';
 
 describe(startupBanner.name, () => {
-  it('names the URL, the docs, the portal and the demo users in demo mode', () => {
-    const config = loadAppConfig({ PORT: '3000' });
+  it('names the URL, the docs, the portal, the sandbox and the demo users in demo mode', () => {
+    const config = loadAppConfig({ PORT: '3000', OPERATIONS_BASE_URL: 'http://127.0.0.1:3100' });
 
     const banner = startupBanner(config);
 
@@ -13,6 +13,8 @@ describe(startupBanner.name, () => {
     expect(banner).toContain('http://localhost:3000/portal/');
     expect(banner).toContain('acme / acme-demo-2026 (acme)');
     expect(banner).toContain('operator / operator-demo-2026 (staff)');
+    expect(banner).toMatch(/^ {2}Operations {5}http:\/\/127\.0\.0\.1:3100$/m);
+    expect(banner).toContain('npm run sandbox -- help');
   });
 
   it('names no user nor portal outside demo mode', () => {
@@ -26,6 +28,6 @@ describe(startupBanner.name, () => {
     const banner = startupBanner(config);
 
     expect(banner).toContain('http://localhost:8080/docs');
-    expect(banner).not.toMatch(/portal|demo|password/i);
+    expect(banner).not.toMatch(/portal|demo|password|sandbox/i);
   });
 });

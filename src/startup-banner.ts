@@ -11,6 +11,7 @@ export function startupBanner(config: AppConfig): string {
     `  API reference  ${base}/docs`,
     ...(config.portal.enabled ? [`  Portal         ${base}${PORTAL_PATH}/`] : []),
     `  Health         ${base}/health/ready`,
+    ...(config.operations.baseUrl !== null ? [`  Operations     ${config.operations.baseUrl}`] : []),
   ];
   if (config.demoMode) {
     lines.push(
@@ -19,6 +20,8 @@ export function startupBanner(config: AppConfig): string {
           (user) =>
             `${user.username} / ${user.password} (${user.role === 'staff' ? 'staff' : user.customerIds.join(', ')})`,
         ).join(', '),
+      // In demo mode the operations system is the sandbox `npm start` started.
+      '  Sandbox        npm run sandbox -- help (steer the operations system above: create, advance, customs...)',
     );
   }
   return lines.join('\n');

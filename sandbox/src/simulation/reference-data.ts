@@ -1,4 +1,4 @@
-import type { Place } from '../operations.types.js';
+import type { Place } from '../upstream/upstream-api.js';
 
 /**
  * The fixed tables the simulator draws from: real UN/LOCODEs, carriers and plausible names.

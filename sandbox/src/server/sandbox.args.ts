@@ -1,12 +1,18 @@
 import { parseArgs } from 'node:util';
-import type { OperationsSimulatorServerOptions, OutageMode, SimulatorFaults } from './ops-sim.server.js';
-import { DEMO_SIMULATION, demoSimulationOptions, type SimulationOptions } from './simulation-options.js';
+import type { OutageMode, SimulatorFaults } from './sandbox.server.js';
+import {
+  DEMO_SIMULATION,
+  demoSimulationOptions,
+  type SimulationOptions,
+} from '../simulation/simulation-options.js';
 
-export const OPS_SIM_USAGE = `Usage: ops-sim [options]   (the operations system simulator)
+export const SANDBOX_USAGE = `Usage: sandbox serve [options]   (the simulated operations system)
 
-  --port <n>             port to listen on (default 4010; 0 picks a free one)
+  --port <n>             port to listen on (SANDBOX_PORT, default 3100; 0 picks a free one)
   --host <addr>          address to bind (default 127.0.0.1)
-  --api-key <key>        required X-Api-Key value (or OPS_SIM_API_KEY; one of them is required)
+  --api-key <key>        required X-Api-Key value (OPERATIONS_API_KEY; one of them is required)
+  --notify-url <url>     where to send change notifications (SANDBOX_NOTIFY_URL; none by default),
+                         signed with OPERATIONS_NOTIFY_SECRET (a whsec_ secret, then required)
   --processes <n>        number of processes (default ${DEMO_SIMULATION.processCount})
   --customers <n>        number of customers, at least 3 (default ${DEMO_SIMULATION.customerCount})
   --seed <n>             random seed (default ${DEMO_SIMULATION.seed})
@@ -21,15 +27,19 @@ export const OPS_SIM_USAGE = `Usage: ops-sim [options]   (the operations system 
   --outage <mode>        off | reset (connections destroyed) | unavailable (503 to everything)
   --help                 show this
 
-Faults can be changed while running: PUT /_sim/faults (JSON), DELETE /_sim/faults, GET /_sim/stats.`;
+Steer it while running with the control API (/control/...: npm run sandbox -- help), or every
+fault knob with PUT /_sim/faults (JSON), DELETE /_sim/faults, GET /_sim/stats.`;
 
-export type OpsSimCommand =
-  | { kind: 'help' }
-  | {
-      kind: 'serve';
-      server: OperationsSimulatorServerOptions & { port: number; host: string };
-      simulation: SimulationOptions;
-    };
+export interface SandboxServeOptions {
+  apiKey: string;
+  port: number;
+  host: string;
+  faults: Partial<SimulatorFaults>;
+  notify: { url: string; secret: string } | null;
+}
+
+export type SandboxCommand =
+  { kind: 'help' } | { kind: 'serve'; server: SandboxServeOptions; simulation: SimulationOptions };
 
 function number(name: string, text: string | undefined, fallback: number, integer: boolean): number {
   if (text === undefined) return fallback;
@@ -41,7 +51,7 @@ function number(name: string, text: string | undefined, fallback: number, intege
 }
 
 /** Reads the command line and environment; throws a RangeError naming the bad flag. */
-export function parseOpsSimArgs(argv: readonly string[], env: NodeJS.ProcessEnv, now: Date): OpsSimCommand {
+export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv, now: Date): SandboxCommand {
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -49,6 +59,7 @@ export function parseOpsSimArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
       port: { type: 'string' },
       host: { type: 'string' },
       'api-key': { type: 'string' },
+      'notify-url': { type: 'string' },
       processes: { type: 'string' },
       customers: { type: 'string' },
       seed: { type: 'string' },
@@ -67,11 +78,11 @@ export function parseOpsSimArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
   if (values.help === true) {
     return { kind: 'help' };
   }
-  const apiKey = values['api-key'] ?? env.OPS_SIM_API_KEY ?? '';
+  const apiKey = values['api-key'] ?? env.OPERATIONS_API_KEY ?? '';
   if (apiKey === '') {
-    throw new RangeError('an API key is required: --api-key or OPS_SIM_API_KEY');
+    throw new RangeError('an API key is required: --api-key or OPERATIONS_API_KEY');
   }
-  const port = number('port', values.port, 4010, true);
+  const port = number('port', values.port ?? env.SANDBOX_PORT, 3100, true);
   if (port < 0 || port > 65535) {
     throw new RangeError('--port must be between 0 and 65535');
   }
@@ -96,7 +107,13 @@ export function parseOpsSimArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
   };
   return {
     kind: 'serve',
-    server: { apiKey, port, host: values.host ?? '127.0.0.1', faults },
+    server: {
+      apiKey,
+      port,
+      host: values.host ?? '127.0.0.1',
+      faults,
+      notify: notifyOf(values['notify-url'], env),
+    },
     simulation: {
       ...demo,
       seed: number('seed', values.seed, demo.seed, true),
@@ -105,4 +122,19 @@ export function parseOpsSimArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
       epoch,
     },
   };
+}
+
+function notifyOf(flag: string | undefined, env: NodeJS.ProcessEnv): SandboxServeOptions['notify'] {
+  const url = flag ?? env.SANDBOX_NOTIFY_URL ?? '';
+  if (url === '') return null;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new RangeError(`--notify-url must be an http(s) URL, got "${url}"`);
+  }
+  const secret = env.OPERATIONS_NOTIFY_SECRET ?? '';
+  if (!/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(secret)) {
+    throw new RangeError(
+      'OPERATIONS_NOTIFY_SECRET must be a whsec_ secret (base64 after the prefix) to send notifications',
+    );
+  }
+  return { url, secret };
 }

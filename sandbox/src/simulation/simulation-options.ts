@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../common/instant.js';
+import { DAY_MS } from './time.js';
 
 /** What one simulated operations system is made of; the same options always give the same data. */
 export interface SimulationOptions {

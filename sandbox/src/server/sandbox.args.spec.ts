@@ -1,13 +1,13 @@
-import { parseOpsSimArgs } from './ops-sim.args.js';
+import { parseSandboxArgs } from './sandbox.args.js';
 
 const NOW = new Date('2026-03-14T12:00:00Z');
 
-describe(parseOpsSimArgs.name, () => {
-  it('serves the demo data on port 4010 by default, with the key from the environment', () => {
-    const command = parseOpsSimArgs([], { OPS_SIM_API_KEY: 'env-key' }, NOW);
+describe(parseSandboxArgs.name, () => {
+  it('serves the demo data on port 3100 by default, with the key from the environment', () => {
+    const command = parseSandboxArgs([], { OPERATIONS_API_KEY: 'env-key' }, NOW);
     if (command.kind !== 'serve') throw new Error('expected serve');
     expect(command.server).toEqual(
-      expect.objectContaining({ apiKey: 'env-key', port: 4010, host: '127.0.0.1' }),
+      expect.objectContaining({ apiKey: 'env-key', port: 3100, host: '127.0.0.1', notify: null }),
     );
     expect(command.simulation).toEqual(
       expect.objectContaining({ seed: 20260314, processCount: 360, customerCount: 6 }),
@@ -17,7 +17,7 @@ describe(parseOpsSimArgs.name, () => {
   });
 
   it('reads every flag, the command line winning over the environment', () => {
-    const command = parseOpsSimArgs(
+    const command = parseSandboxArgs(
       [
         '--port=0',
         '--api-key=flag-key',
@@ -31,7 +31,7 @@ describe(parseOpsSimArgs.name, () => {
         '--timeout-rate=0.05',
         '--outage=reset',
       ],
-      { OPS_SIM_API_KEY: 'env-key' },
+      { OPERATIONS_API_KEY: 'env-key' },
       NOW,
     );
     if (command.kind !== 'serve') throw new Error('expected serve');
@@ -66,10 +66,34 @@ describe(parseOpsSimArgs.name, () => {
     ['a bad epoch', ['--epoch=soon', '--api-key=k'], {}],
     ['an unknown flag', ['--frobnicate', '--api-key=k'], {}],
   ])('refuses %s', (_why, argv, env) => {
-    expect(() => parseOpsSimArgs(argv, env, NOW)).toThrow();
+    expect(() => parseSandboxArgs(argv, env, NOW)).toThrow();
+  });
+
+  it('notifies the URL given, signing with the secret from the environment', () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const command = parseSandboxArgs(
+      ['--notify-url=http://127.0.0.1:3000/api/operations/notifications'],
+      { OPERATIONS_API_KEY: 'k', OPERATIONS_NOTIFY_SECRET: secret, SANDBOX_PORT: '3200' },
+      NOW,
+    );
+    if (command.kind !== 'serve') throw new Error('expected serve');
+    expect(command.server.port).toBe(3200);
+    expect(command.server.notify).toEqual({
+      url: 'http://127.0.0.1:3000/api/operations/notifications',
+      secret,
+    });
+  });
+
+  it.each([
+    ['no secret', {}],
+    ['a secret without its prefix', { OPERATIONS_NOTIFY_SECRET: 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }],
+  ])('refuses a notify URL with %s', (_why, env) => {
+    expect(() =>
+      parseSandboxArgs(['--notify-url=http://127.0.0.1:3000/n'], { OPERATIONS_API_KEY: 'k', ...env }, NOW),
+    ).toThrow(/OPERATIONS_NOTIFY_SECRET/);
   });
 
   it('asks for help', () => {
-    expect(parseOpsSimArgs(['--help'], {}, NOW)).toEqual({ kind: 'help' });
+    expect(parseSandboxArgs(['--help'], {}, NOW)).toEqual({ kind: 'help' });
   });
 });

@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
-import { FakeClock } from '../../testing/fake-clock.js';
-import { OperationsSimulator } from './operations-simulator.js';
-import { startOperationsSimulatorServer, type OperationsSimulatorServer } from './ops-sim.server.js';
-import { demoSimulationOptions } from './simulation-options.js';
+import { Sandbox } from '../control/sandbox.js';
+import { SandboxClock } from '../control/sandbox-clock.js';
+import { OperationsSimulator } from '../simulation/operations-simulator.js';
+import { demoSimulationOptions } from '../simulation/simulation-options.js';
+import { startSandboxServer, type SandboxServer } from './sandbox.server.js';
 
 const API_KEY = 'test-key-0123456789';
 const NOW = new Date('2026-03-14T12:00:00Z');
@@ -13,12 +14,15 @@ interface ListBody {
   nextCursor: string | null;
 }
 
-describe(startOperationsSimulatorServer.name, () => {
+describe(startSandboxServer.name, () => {
+  // The sandbox's own copy of the simulation, to compare answers with.
   const simulator = new OperationsSimulator(demoSimulationOptions(NOW));
-  let server: OperationsSimulatorServer;
+  const clock = new SandboxClock(() => NOW.getTime());
+  const sandbox = new Sandbox(demoSimulationOptions(NOW), clock);
+  let server: SandboxServer;
 
   beforeEach(async () => {
-    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: new FakeClock(NOW) });
+    server = await startSandboxServer({ apiKey: API_KEY, sandbox, clock });
   });
 
   afterEach(async () => {
@@ -187,9 +191,10 @@ describe(startOperationsSimulatorServer.name, () => {
     });
 
     it('takes faults at start, and changes them at runtime through the handle or the admin route', async () => {
-      const faulty = await startOperationsSimulatorServer({
+      const faulty = await startSandboxServer({
         apiKey: API_KEY,
-        simulator,
+        sandbox,
+        clock,
         faults: { errorRate: 1 },
       });
       try {
@@ -247,7 +252,7 @@ describe(startOperationsSimulatorServer.name, () => {
         probe.listen(port, '127.0.0.1', resolve);
       });
       await new Promise((resolve) => probe.close(resolve));
-      server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, port });
+      server = await startSandboxServer({ apiKey: API_KEY, sandbox, clock, port });
       expect(server.port).toBe(port);
     });
   });

@@ -1,4 +1,4 @@
-import { isValidContainerNumber } from '../../common/iso6346.js';
+import { isValidContainerNumber } from './iso6346.js';
 import {
   PROCESS_STATUSES,
   PROCESS_TYPES,
@@ -6,13 +6,13 @@ import {
   TRANSPORT_MODES,
   type FollowUpCode,
   type ProcessStatus,
-} from '../../domain/process.vocabulary.js';
-import type { OperationsProcess } from '../operations.types.js';
+} from '../upstream/upstream-api.js';
+import type { OperationsProcess } from '../upstream/upstream-api.js';
 import { isValidCnpj } from './cnpj.js';
 import { CE_MERCANTE_FORMAT, isValidDeclarationNumber } from './siscomex-numbers.js';
 import { OperationsSimulator } from './operations-simulator.js';
 import { DEMO_SIMULATION, demoSimulationOptions, type SimulationOptions } from './simulation-options.js';
-import { DAY_MS } from '../../common/instant.js';
+import { DAY_MS } from './time.js';
 
 const TODAY = new Date('2026-03-14T12:00:00Z');
 const demoOptions = demoSimulationOptions(TODAY);

@@ -1,20 +1,24 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Clock, SystemClock } from '../../common/clock.js';
-import { InvalidQueryError, OperationsSimulator } from './operations-simulator.js';
-import { Rng } from './prng.js';
-import { demoSimulationOptions } from './simulation-options.js';
+import type { Sandbox } from '../control/sandbox.js';
+import type { SandboxClock } from '../control/sandbox-clock.js';
+import { InvalidQueryError } from '../simulation/operations-simulator.js';
+import { Rng } from '../simulation/prng.js';
+import { handleControl } from './control.routes.js';
+import { readBody } from './json-body.js';
 
 /**
- * The operations system's HTTP API over the simulator, with faults to inject: a test
- * and benchmark tool, deliberately plain `node:http`.
+ * The sandbox's HTTP server, deliberately plain `node:http`:
  *
- * - `GET /processes?updatedSince=&cursor=&limit=` → `{ items, nextCursor }`
- * - `GET /processes/{numero}` → the detail, or 404
- * - every request needs `X-Api-Key`, else 401
- * - `/_sim/faults` (GET, PUT a partial, DELETE to reset) and `/_sim/stats` (GET) steer a running
- *   simulator; they need the key too, never fault, and are not counted as upstream requests.
+ * - the operations system's upstream API: `GET /processes?updatedSince=&cursor=&limit=` →
+ *   `{ items, nextCursor }`, `GET /processes/{numero}` → the detail, or 404; faults apply here only;
+ * - the control API under `/control/` (see control.routes.ts), for tests and demos;
+ * - `/_sim/faults` (GET, PUT a partial, DELETE to reset) and `/_sim/stats` (GET): every fault knob
+ *   and the request counts, for resilience tests and benchmarks.
+ *
+ * Every request needs `X-Api-Key`, else 401. Control and `/_sim/` requests never fault and are not
+ * counted as upstream requests.
  */
 
 export type OutageMode = 'off' | 'reset' | 'unavailable';
@@ -73,23 +77,24 @@ export interface SimulatorStats {
   byOutcome: Record<RequestOutcome, number>;
 }
 
-export interface OperationsSimulatorServerOptions {
+export interface SandboxServerOptions {
+  sandbox: Sandbox;
+  clock: SandboxClock;
+  /** Called after the control API moved the clock. */
+  onClockMoved?: () => void;
   apiKey: string;
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
-  /** Defaults to the demo simulation at the clock's current time. */
-  simulator?: OperationsSimulator;
-  clock?: Clock;
   faults?: Partial<SimulatorFaults>;
   /** Seeds the fault dice, so a test with rates between 0 and 1 is repeatable. */
   faultSeed?: number;
 }
 
-export interface OperationsSimulatorServer {
+export interface SandboxServer {
   url: string;
   port: number;
-  simulator: OperationsSimulator;
+  sandbox: Sandbox;
   readonly requestCount: number;
   stats(): SimulatorStats;
   faults(): SimulatorFaults;
@@ -100,7 +105,6 @@ export interface OperationsSimulatorServer {
 }
 
 const DEFAULT_LIMIT = 100;
-const MAX_ADMIN_BODY = 16 * 1024;
 
 export function validateFaults(partial: Partial<SimulatorFaults>, base: SimulatorFaults): SimulatorFaults {
   const faults = { ...base, ...partial };
@@ -147,14 +151,11 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-export async function startOperationsSimulatorServer(
-  options: OperationsSimulatorServerOptions,
-): Promise<OperationsSimulatorServer> {
+export async function startSandboxServer(options: SandboxServerOptions): Promise<SandboxServer> {
   if (options.apiKey === '') {
     throw new RangeError('apiKey must not be empty');
   }
-  const clock = options.clock ?? new SystemClock();
-  const simulator = options.simulator ?? new OperationsSimulator(demoSimulationOptions(clock.now()));
+  const { sandbox } = options;
   const expectedKey = digest(options.apiKey);
   const dice = new Rng(options.faultSeed ?? 1);
   let faults = validateFaults(options.faults ?? {}, NO_FAULTS);
@@ -272,7 +273,7 @@ export async function startOperationsSimulatorServer(
         });
         return;
       }
-      const detail = simulator.getProcessDetail(numero, clock.now());
+      const detail = sandbox.getProcessDetail(numero);
       if (detail === null) {
         send(res, 'notFound', 404, { error: 'not_found', message: 'Unknown process' });
       } else {
@@ -290,14 +291,11 @@ export async function startOperationsSimulatorServer(
     const updatedSince = url.searchParams.get('updatedSince');
     const cursor = url.searchParams.get('cursor');
     try {
-      const page = simulator.listChangedProcesses(
-        {
-          updatedSince: updatedSince === null || updatedSince === '' ? null : updatedSince,
-          cursor: cursor === null || cursor === '' ? null : cursor,
-          limit,
-        },
-        clock.now(),
-      );
+      const page = sandbox.listChangedProcesses({
+        updatedSince: updatedSince === null || updatedSince === '' ? null : updatedSince,
+        cursor: cursor === null || cursor === '' ? null : cursor,
+        limit,
+      });
       send(res, 'ok', 200, page);
     } catch (error) {
       if (!(error instanceof InvalidQueryError)) throw error;
@@ -333,7 +331,7 @@ export async function startOperationsSimulatorServer(
       reply(200, faults);
     } else if (req.method === 'PUT') {
       try {
-        faults = validateFaults(JSON.parse(await readBody(req)) as Partial<SimulatorFaults>, faults);
+        faults = validateFaults((await readBody(req)) as Partial<SimulatorFaults>, faults);
         reply(200, faults);
       } catch (error) {
         reply(400, {
@@ -346,9 +344,37 @@ export async function startOperationsSimulatorServer(
     }
   };
 
+  let faultsEnd: NodeJS.Timeout | undefined;
+  const faultControl = {
+    set: (partial: Partial<SimulatorFaults>, seconds?: number): SimulatorFaults => {
+      clearTimeout(faultsEnd);
+      faults = validateFaults(partial, NO_FAULTS);
+      if (seconds !== undefined) {
+        faultsEnd = setTimeout(() => (faults = { ...NO_FAULTS }), seconds * 1000);
+        faultsEnd.unref();
+      }
+      return { ...faults };
+    },
+    clear: (): SimulatorFaults => {
+      clearTimeout(faultsEnd);
+      faults = { ...NO_FAULTS };
+      return { ...faults };
+    },
+  };
+  const controlContext = {
+    sandbox,
+    clock: options.clock,
+    faults: faultControl,
+    clockMoved: options.onClockMoved ?? (() => undefined),
+  };
+
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://simulator.invalid');
-    const handled = url.pathname.startsWith('/_sim/') ? handleAdmin(req, res, url) : handleApi(req, res, url);
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const handled = url.pathname.startsWith('/_sim/')
+      ? handleAdmin(req, res, url)
+      : url.pathname.startsWith('/control/')
+        ? handleControl(req, res, url, { ...controlContext, authorized: authorized(req) })
+        : handleApi(req, res, url);
     handled.catch(() => {
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -370,7 +396,7 @@ export async function startOperationsSimulatorServer(
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    simulator,
+    sandbox,
     get requestCount() {
       return stats.requests;
     },
@@ -386,6 +412,7 @@ export async function startOperationsSimulatorServer(
       new Promise<void>((resolve, reject) => {
         timers.forEach((timer) => clearTimeout(timer));
         timers.clear();
+        clearTimeout(faultsEnd);
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
@@ -426,22 +453,4 @@ async function sendOversized(res: ServerResponse, bytes: number): Promise<void> 
   if (!res.destroyed) {
     res.end('"}');
   }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_ADMIN_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -1,4 +1,4 @@
-import type { ProcessStatus } from '../../domain/process.vocabulary.js';
+import type { ProcessStatus } from '../upstream/upstream-api.js';
 import type {
   Container,
   FollowUpEvent,
@@ -7,8 +7,8 @@ import type {
   Party,
   Place,
   Voyage,
-} from '../operations.types.js';
-import type { CustomsDeclaration } from '../../domain/customs-declaration.js';
+} from '../upstream/upstream-api.js';
+import type { CustomsDeclaration } from '../upstream/upstream-api.js';
 import { formatCnpj } from './cnpj.js';
 import {
   customerAt,
@@ -37,7 +37,7 @@ import {
   type ContainerType,
 } from './reference-data.js';
 import type { SimulationConfig } from './simulation-options.js';
-import { DAY_MS } from '../../common/instant.js';
+import { DAY_MS } from './time.js';
 
 /**
  * What a plan looks like at one moment (`now`, in whole minutes after the epoch): only events

@@ -4,7 +4,7 @@ import type {
   Customer,
   OperationsProcess,
   OperationsProcessDetail,
-} from '../operations.types.js';
+} from '../upstream/upstream-api.js';
 import { ChangeFeed, InvalidQueryError } from './change-feed.js';
 import { customerAt, openMinuteOf, planProcess, type ProcessPlan } from './process-plan.js';
 import { detailAt, nextChangeMinute, processAt, updatedMinute } from './process-view.js';
@@ -23,7 +23,7 @@ const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
 
 /** Epoch milliseconds of an RFC 3339 instant with an offset; NaN for anything else (2026-02-30 included). */
-function parseInstant(value: string): number {
+export function parseInstant(value: string): number {
   const match = RFC3339.exec(value);
   if (match === null) return NaN;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];

@@ -1,32 +1,29 @@
-import { FakeClock } from '../../testing/fake-clock.js';
 import { HttpService } from '@nestjs/axios';
 import { Logger } from '@nestjs/common';
 import axios from 'axios';
 import { Registry } from 'prom-client';
-import { loadAppConfig } from '../../config/app.config.js';
-import { OperationsMetrics } from '../operations.metrics.js';
-import { OperationsUnavailableError } from '../operations.gateway.js';
-import type { OperationsProcess } from '../operations.types.js';
-import { OperationsSimulator } from '../simulator/operations-simulator.js';
-import {
-  startOperationsSimulatorServer,
-  type OperationsSimulatorServer,
-  type SimulatorFaults,
-} from '../simulator/ops-sim.server.js';
-import { demoSimulationOptions } from '../simulator/simulation-options.js';
-import type { OperationsCallEvent } from '../resilience/operations-resilience.js';
+import type { SandboxServer, SimulatorFaults } from '../../sandbox/src/server/sandbox.server.js';
+import { loadAppConfig } from '../../src/config/app.config.js';
+import { OperationsMetrics } from '../../src/operations/operations.metrics.js';
+import { OperationsUnavailableError } from '../../src/operations/operations.gateway.js';
+import type { OperationsProcess } from '../../src/operations/operations.types.js';
+import type { OperationsCallEvent } from '../../src/operations/resilience/operations-resilience.js';
 import {
   ResilientOperationsGateway,
   defaultResilienceOptions,
   type OperationsResilienceOptions,
-} from '../resilience/resilient-operations.gateway.js';
-import { HttpOperationsGateway, MAX_UPSTREAM_RESPONSE_BYTES } from './http-operations.gateway.js';
+} from '../../src/operations/resilience/resilient-operations.gateway.js';
+import {
+  HttpOperationsGateway,
+  MAX_UPSTREAM_RESPONSE_BYTES,
+} from '../../src/operations/http/http-operations.gateway.js';
+import { startTestSandbox } from '../support/sandbox.js';
 
 const API_KEY = 'simulator-key-7c21';
 const NOW = new Date('2026-03-14T12:00:00Z');
 
 function gatewayFor(
-  server: OperationsSimulatorServer,
+  server: SandboxServer,
   options: Partial<OperationsResilienceOptions> = {},
   env: NodeJS.ProcessEnv = {},
 ) {
@@ -52,25 +49,23 @@ function gatewayFor(
 const firstPage = { updatedSince: null, cursor: null, limit: 50 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The HTTP adapter against the simulator's HTTP API: the two sides of the upstream API agree. */
-describe(`${HttpOperationsGateway.name} against the operations simulator`, () => {
-  let server: OperationsSimulatorServer;
-  let simulator: OperationsSimulator;
+/** The HTTP adapter against the sandbox's HTTP API: the two sides of the upstream API agree. */
+describe(`${HttpOperationsGateway.name} against the sandbox`, () => {
+  let server: SandboxServer;
 
   beforeAll(() => {
     Logger.overrideLogger(false);
   });
 
   beforeEach(async () => {
-    simulator = new OperationsSimulator(demoSimulationOptions(NOW));
-    server = await startOperationsSimulatorServer({ apiKey: API_KEY, simulator, clock: new FakeClock(NOW) });
+    server = (await startTestSandbox({ at: NOW, apiKey: API_KEY })).server;
   });
 
   afterEach(async () => {
     await server.close();
   });
 
-  it('syncs every page with no item dropped, and details match the simulator', async () => {
+  it('syncs every page with no item dropped, and details match the sandbox', async () => {
     const sut = gatewayFor(server);
     const items: OperationsProcess[] = [];
     let cursor: string | null = null;
@@ -83,7 +78,7 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
     const expected: OperationsProcess[] = [];
     cursor = null;
     do {
-      const page = simulator.listChangedProcesses({ updatedSince: null, cursor, limit: 100 }, NOW);
+      const page = server.sandbox.listChangedProcesses({ updatedSince: null, cursor, limit: 100 });
       expected.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor !== null);
@@ -91,7 +86,7 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
     expect(items.map((item) => item.numero)).toEqual(expected.map((item) => item.numero));
 
     const numero = items[0]?.numero ?? '';
-    await expect(sut.getProcessDetail(numero)).resolves.toEqual(simulator.getProcessDetail(numero, NOW));
+    await expect(sut.getProcessDetail(numero)).resolves.toEqual(server.sandbox.getProcessDetail(numero));
     await expect(sut.getProcessDetail(numero.toLowerCase())).resolves.toMatchObject({ numero });
   });
 
@@ -184,7 +179,7 @@ describe(`${HttpOperationsGateway.name} against the operations simulator`, () =>
     'counts every request when the upstream %s, those that opened the circuit included',
     async (_case, faults, simulatorOutcome, failure) => {
       server.setFaults(faults);
-      // Attempts long enough to reach the simulator on a loaded machine, and no deadline to cut
+      // Attempts long enough to reach the sandbox on a loaded machine, and no deadline to cut
       // one short: an attempt given up before its request arrived is counted here and not there.
       const sut = gatewayFor(server, {
         attemptTimeoutMs: 300,

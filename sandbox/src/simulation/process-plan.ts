@@ -1,12 +1,12 @@
-import { iso6346CheckDigit } from '../../common/iso6346.js';
+import { iso6346CheckDigit } from './iso6346.js';
 import type {
   CustomsChannel,
   FollowUpCode,
   ProcessStatus,
   ProcessType,
   TransportMode,
-} from '../../domain/process.vocabulary.js';
-import type { Customer, Place } from '../operations.types.js';
+} from '../upstream/upstream-api.js';
+import type { Customer, Place } from '../upstream/upstream-api.js';
 import { Rng, streamSeed } from './prng.js';
 import type { DeclarationKind } from './siscomex-numbers.js';
 import {
@@ -509,13 +509,28 @@ function yearOf(config: SimulationConfig, minute: number): number {
   return new Date(config.epochMs + minute * 60_000).getUTCFullYear();
 }
 
-export function planProcess(config: SimulationConfig, index: number): ProcessPlan {
+/** What a process created on request fixes instead of drawing (the draws still happen, in order). */
+export interface PlanOverrides {
+  openAt?: number;
+  type?: ProcessType;
+  mode?: TransportMode;
+  customerIndex?: number;
+}
+
+export function planProcess(
+  config: SimulationConfig,
+  index: number,
+  overrides: PlanOverrides = {},
+): ProcessPlan {
   const rng = new Rng(streamSeed(config.seed, index, STREAM.core));
-  const openAt = openMinute(config, index, rng);
-  const type: ProcessType = rng.chance(0.65) ? 'IMPORT' : 'EXPORT';
+  const drawnOpenAt = openMinute(config, index, rng);
+  const openAt = overrides.openAt ?? drawnOpenAt;
+  const drawnType: ProcessType = rng.chance(0.65) ? 'IMPORT' : 'EXPORT';
+  const type = overrides.type ?? drawnType;
   const modeRoll = rng.next();
-  const mode: TransportMode = modeRoll < 0.6 ? 'SEA' : modeRoll < 0.85 ? 'AIR' : 'ROAD';
-  const customerIndex = pickCustomer(rng, config.customerCount);
+  const mode: TransportMode = overrides.mode ?? (modeRoll < 0.6 ? 'SEA' : modeRoll < 0.85 ? 'AIR' : 'ROAD');
+  const drawnCustomer = pickCustomer(rng, config.customerCount);
+  const customerIndex = overrides.customerIndex ?? drawnCustomer;
   const route = pickRoute(rng, type, mode);
   const stops = planStops(rng, mode, route);
   const line = mode === 'SEA' ? rng.pick(SHIPPING_LINES) : null;
@@ -616,7 +631,7 @@ function cancel(rng: Rng, events: PlannedEvent[]): PlannedEvent[] {
   return kept;
 }
 
-function milestonesOf(events: readonly PlannedEvent[], legCount: number): Milestones {
+export function milestonesOf(events: readonly PlannedEvent[], legCount: number): Milestones {
   const milestones: Milestones = {
     ...NO_MILESTONES,
     legDeparted: new Array<number>(legCount).fill(NEVER),
