@@ -11,8 +11,16 @@ export function startupBanner(config: AppConfig): string {
     `  API reference  ${base}/docs`,
     ...(config.portal.enabled ? [`  Portal         ${base}${PORTAL_PATH}/`] : []),
     `  Health         ${base}/health/ready`,
-    ...(config.operations.baseUrl !== null ? [`  Operations     ${config.operations.baseUrl}`] : []),
   ];
+  const { baseUrl } = config.operations;
+  if (baseUrl !== null) {
+    // In demo mode the operations system is the sandbox `npm start` started beside the service.
+    lines.push(
+      config.demoMode
+        ? `  Sandbox        ${baseUrl} (the operations system; steer it with npm run sandbox -- help)`
+        : `  Operations     ${baseUrl}`,
+    );
+  }
   if (config.demoMode) {
     lines.push(
       '  Demo users     ' +
@@ -20,8 +28,6 @@ export function startupBanner(config: AppConfig): string {
           (user) =>
             `${user.username} / ${user.password} (${user.role === 'staff' ? 'staff' : user.customerIds.join(', ')})`,
         ).join(', '),
-      // In demo mode the operations system is the sandbox `npm start` started.
-      '  Sandbox        npm run sandbox -- help (steer the operations system above: create, advance, customs...)',
     );
   }
   return lines.join('\n');

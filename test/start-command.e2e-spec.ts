@@ -76,7 +76,7 @@ describe('npm start in demo mode', () => {
         });
         expect(clock.status).toBe(200);
         await waitUntil(
-          () => Promise.resolve(output().includes(`Operations     http://127.0.0.1:${sandboxPort}`)),
+          () => Promise.resolve(output().includes(`Sandbox        http://127.0.0.1:${sandboxPort}`)),
           10_000,
         );
       } finally {
