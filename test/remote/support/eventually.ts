@@ -3,15 +3,16 @@ const POLL_EVERY_MS = 100;
 
 /**
  * Polls `probe` every 100 ms until it answers something other than undefined, and returns that;
- * fails naming `what` once `withinMs` have passed. The bound is the documented one being checked,
- * never a guess at how long something takes.
+ * fails naming `what` once `withinMs` have passed since `since` (now unless given). The bound is
+ * the documented one being checked, never a guess at how long something takes.
  */
 export async function eventually<T>(
   what: string,
   withinMs: number,
   probe: () => Promise<T | undefined>,
+  since = Date.now(),
 ): Promise<T> {
-  const deadline = Date.now() + withinMs;
+  const deadline = since + withinMs;
   for (;;) {
     const found = await probe();
     if (found !== undefined) return found;

@@ -140,10 +140,7 @@ export class RemoteApi {
    */
   async roomFor(requests: number, token: string): Promise<void> {
     if (!this.windows.has(subjectOf(token))) await this.get('/api/changes?limit=1', { token });
-    const window = this.windows.get(subjectOf(token));
-    if (window === undefined || window.remaining > requests + RATE_LIMIT_RESERVE) return;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, window.resetsAt - Date.now()) + 100));
-    this.windows.delete(subjectOf(token));
+    await this.untilWindowHas(requests + RATE_LIMIT_RESERVE, token);
   }
 
   /** Signs the suite's user in, with room in its rate-limit window for the `requests` a file makes. */
@@ -170,11 +167,14 @@ export class RemoteApi {
   }
 
   private async keepClearOfTheRateLimit(path: string, token: string | undefined): Promise<void> {
-    if (token === undefined || !RATE_LIMITED.test(path)) return;
+    if (token !== undefined && RATE_LIMITED.test(path)) await this.untilWindowHas(RATE_LIMIT_RESERVE, token);
+  }
+
+  /** Waits for the user's next window unless the one it knows has more than `requests` left. */
+  private async untilWindowHas(requests: number, token: string): Promise<void> {
     const window = this.windows.get(subjectOf(token));
-    if (window === undefined || window.remaining > RATE_LIMIT_RESERVE) return;
-    const wait = window.resetsAt - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 100));
+    if (window === undefined || window.remaining > requests) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, window.resetsAt - Date.now()) + 100));
     this.windows.delete(subjectOf(token));
   }
 }
