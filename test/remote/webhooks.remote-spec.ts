@@ -14,9 +14,12 @@ import { signedWith, WebhookReceiver, type Delivery } from './support/webhook-re
 
 /** How many of the latest changes a subscription is started before. */
 const BACKLOG = 3;
-/** A first delivery within a few seconds; a retry 5 s (±10%) after a failure. */
-const DELIVERED_WITHIN_MS = 5000;
-const RETRIED_WITHIN_MS = 15_000;
+/**
+ * Generous bounds (a busy machine delays delivery): a delivery comes within a second or so, a
+ * retry 5 s (±10%) after a failure.
+ */
+const DELIVERED_WITHIN_MS = 15_000;
+const RETRIED_WITHIN_MS = 30_000;
 
 const api = await RemoteApi.connect();
 /** Operations some deployments have: their tests run where the served document declares them. */
@@ -34,17 +37,27 @@ describe('webhooks', () => {
   let ordered: CreatedWebhook;
   const path = `ordered-${randomUUID()}`;
 
-  const requestsAt = (count: number, withinMs: number, at = path) =>
-    eventually(`${count} requests at /${at}`, withinMs, () =>
-      Promise.resolve(receiver.at(at).length >= count ? receiver.at(at) : undefined),
-    );
+  const deliveriesOf = (id: string, query = '') =>
+    api.get<WebhookDeliveriesPage>(`/api/webhooks/${id}/deliveries${query}`, { token });
+  /** The requests at the shared path once there are `count`; failing, says what came and what was tried. */
+  const requestsAt = async (count: number, withinMs: number) => {
+    try {
+      return await eventually(`${count} requests at /${path}`, withinMs, () =>
+        Promise.resolve(receiver.at(path).length >= count ? receiver.at(path) : undefined),
+      );
+    } catch (error) {
+      const came = receiver.at(path).map((delivery) => `${delivery.id} ${delivery.answered}`);
+      const tried = (await deliveriesOf(ordered.id)).body.data;
+      throw new Error(
+        `${(error as Error).message}; came: ${came.join(', ')}; attempts: ${JSON.stringify(tried)}`,
+      );
+    }
+  };
   /** The first request at the shared path, after the first `after` of them, that `matches`. */
   const nextAt = (what: string, after: number, matches: (delivery: Delivery) => boolean) =>
     eventually(what, DELIVERED_WITHIN_MS, () =>
       Promise.resolve(receiver.at(path).slice(after).find(matches)),
     );
-  const deliveriesOf = (id: string, query = '') =>
-    api.get<WebhookDeliveriesPage>(`/api/webhooks/${id}/deliveries${query}`, { token });
 
   beforeAll(async () => {
     token = await api.signInFor(30);
@@ -84,19 +97,23 @@ describe('webhooks', () => {
     expect(listed.body.data.map((webhook) => webhook.id)).toContain(ordered.id);
   });
 
-  it('tries a change again after the receiver answers 500, with the same webhook-id, the next ones waiting', async () => {
-    const [failed, retried] = await requestsAt(2, RETRIED_WITHIN_MS);
+  it(
+    'tries a change again after the receiver answers 500, with the same webhook-id, the next ones waiting',
+    async () => {
+      const [failed, retried] = await requestsAt(2, RETRIED_WITHIN_MS);
 
-    expect(failed!.answered).toBe(500);
-    expect(failed!.id).toBe(backlog[0]!.cursor);
-    expect(retried!.id).toBe(failed!.id);
-    expect(retried!.answered).toBe(200);
-    const attempts = await deliveriesOf(ordered.id);
-    expect(attempts.body.data.filter((attempt) => attempt.messageId === failed!.id)).toEqual([
-      expect.objectContaining({ attempt: 2, responseStatus: 200, error: null }),
-      expect.objectContaining({ attempt: 1, responseStatus: 500, error: expect.any(String) }),
-    ]);
-  });
+      expect(failed!.answered).toBe(500);
+      expect(failed!.id).toBe(backlog[0]!.cursor);
+      expect(retried!.id).toBe(failed!.id);
+      expect(retried!.answered).toBe(200);
+      const attempts = await deliveriesOf(ordered.id);
+      expect(attempts.body.data.filter((attempt) => attempt.messageId === failed!.id)).toEqual([
+        expect.objectContaining({ attempt: 2, responseStatus: 200, error: null }),
+        expect.objectContaining({ attempt: 1, responseStatus: 500, error: expect.any(String) }),
+      ]);
+    },
+    RETRIED_WITHIN_MS + 15_000,
+  );
 
   it('pages the attempts newest first by limit and after', async () => {
     const first = await deliveriesOf(ordered.id, '?limit=1');
@@ -127,6 +144,19 @@ describe('webhooks', () => {
     }
   });
 
+  /**
+   * The backlog delivered again after the first `before` requests: from its first change on (an
+   * attempt in flight when the replay was asked may come first).
+   */
+  const backlogAgainAfter = (before: number) =>
+    eventually('the backlog delivered again', DELIVERED_WITHIN_MS, () => {
+      const since = receiver.at(path).slice(before);
+      const start = since.findIndex((delivery) => delivery.id === backlog[0]!.cursor);
+      return Promise.resolve(
+        start >= 0 && since.length >= start + BACKLOG ? since.slice(start, start + BACKLOG) : undefined,
+      );
+    });
+
   it('replays from a cursor: the same changes again, with the same webhook-ids', async () => {
     const before = receiver.at(path).length;
 
@@ -134,28 +164,34 @@ describe('webhooks', () => {
       token,
       body: { after: from.cursor },
     });
-    const again = (await requestsAt(before + BACKLOG, DELIVERED_WITHIN_MS)).slice(before, before + BACKLOG);
+    const again = await backlogAgainAfter(before);
 
     expect(replayed.status).toBe(202);
     expect(again.map((delivery) => delivery.id)).toEqual(backlog.map((change) => change.cursor));
   });
 
   it('signs with the old and the new secret while a rotation overlaps', async () => {
-    const rotated = await api.post<{ secret: string }>(`/api/webhooks/${ordered.id}/secret`, { token });
     const before = receiver.at(path).length;
+    const rotated = await api.post<{ secret: string }>(`/api/webhooks/${ordered.id}/secret`, { token });
     await api.post(`/api/webhooks/${ordered.id}/replay`, { token, body: { after: from.cursor } });
 
-    const [signed] = (await requestsAt(before + 1, DELIVERED_WITHIN_MS)).slice(before) as [Delivery];
+    const [signed] = await backlogAgainAfter(before);
 
     expect(rotated.status).toBe(200);
     expect(rotated.headers['cache-control']).toBe('no-store');
     expect(rotated.body.secret).not.toBe(ordered.secret);
-    expect(signed.signature.split(' ')).toHaveLength(2);
-    expect([signedWith(rotated.body.secret, signed), signedWith(ordered.secret, signed)]).toEqual([
+    // One attempt at a time: only one in flight at the rotation may carry the old signature alone.
+    const signedOnce = receiver
+      .at(path)
+      .slice(before)
+      .filter((delivery) => !delivery.signature.includes(' '));
+    expect(signedOnce.length).toBeLessThanOrEqual(1);
+    expect(signed!.signature.split(' ')).toHaveLength(2);
+    expect([signedWith(rotated.body.secret, signed!), signedWith(ordered.secret, signed!)]).toEqual([
       true,
       true,
     ]);
-    expect(signedWith(`whsec_${Buffer.alloc(32).toString('base64')}`, signed)).toBe(false);
+    expect(signedWith(`whsec_${Buffer.alloc(32).toString('base64')}`, signed!)).toBe(false);
   });
 
   whereServed('sendWebhookTest')(
