@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 // own layer, never one above. Specs are exempt (a test may assemble what it tests from anywhere);
 // what they share lives in src/testing/, which production code never imports.
 const LAYERS = [
-  ['config', 'domain'], // settings and the closed vocabularies: import nothing of ours
+  ['config', 'domain', 'tracing'], // settings, the closed vocabularies, the tracing set-up: import nothing of ours
   ['common'], // HTTP plumbing, problem details, validation, clock
   ['logging'],
   ['database', 'redis', 'metrics', 'lifecycle'], // infrastructure
