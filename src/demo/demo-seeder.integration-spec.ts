@@ -10,13 +10,14 @@ import { DatabaseService } from '../database/database.service.js';
 import { PROCESS_STATUSES, PROCESS_TYPES, TRANSPORT_MODES } from '../domain/process.vocabulary.js';
 import { rowsOf } from '../database/sql-rows.js';
 import { SyncService } from '../sync/sync.service.js';
+import { createTestDatabase } from '../testing/test-database.js';
 import { DemoModule } from './demo.module.js';
 import { DemoSeeder } from './demo-seeder.service.js';
 import { DEMO_USERS } from './demo-users.js';
 import { InitialDataState } from './initial-data.state.js';
 
-async function startDemoModules(demoMode: boolean): Promise<TestingModule> {
-  const config = loadAppConfig({ NODE_ENV: 'test', PGLITE_DIR: 'memory://', SYNC_INTERVAL_S: '0' });
+async function startDemoModules(demoMode: boolean, pgliteDir = 'memory://'): Promise<TestingModule> {
+  const config = loadAppConfig({ NODE_ENV: 'test', PGLITE_DIR: pgliteDir, SYNC_INTERVAL_S: '0' });
   config.demoMode = demoMode;
   const moduleRef = await Test.createTestingModule({ imports: [ConfigModule, DatabaseModule, DemoModule] })
     .overrideProvider(AppConfig)
@@ -81,7 +82,9 @@ describe(DemoSeeder.name, () => {
 
   describe('outside demo mode', () => {
     it('is ready at once and neither syncs nor creates users', async () => {
-      const moduleRef = await startDemoModules(false);
+      // Outside demo mode the database is migrated beforehand, by `npm run migrate`.
+      const testDatabase = await createTestDatabase('pglite');
+      const moduleRef = await startDemoModules(false, testDatabase.options.pgliteDir);
       try {
         expect(moduleRef.get(InitialDataState).isReady).toBe(true);
         await moduleRef.get(DemoSeeder).whenSeeded();
@@ -90,6 +93,7 @@ describe(DemoSeeder.name, () => {
         expect(await countsOf(moduleRef.get(DatabaseService))).toMatchObject({ processes: 0 });
       } finally {
         await moduleRef.close();
+        await testDatabase.drop();
       }
     });
   });
