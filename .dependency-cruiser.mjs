@@ -4,9 +4,9 @@ import { readdirSync } from 'node:fs';
 // own layer, never one above. Specs are exempt (a test may assemble what it tests from anywhere);
 // what they share lives in src/testing/, which production code never imports.
 const LAYERS = [
-  ['config', 'domain', 'tracing'], // settings, the closed vocabularies, the tracing set-up: import nothing of ours
+  ['config', 'domain'], // settings and the closed vocabularies: import nothing of ours
   ['common'], // HTTP plumbing, problem details, validation, clock
-  ['logging'],
+  ['logging', 'tracing'],
   ['database', 'redis', 'metrics', 'lifecycle'], // infrastructure
   ['operations', 'rate-limit'], // the port to the operations system; request limits
   ['auth'],
