@@ -1,4 +1,9 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { DatabaseService } from '../database/database.service.js';
@@ -54,7 +59,7 @@ export async function renderMissingListItems(
  * Progress: `list_items_backfill_remaining` and `list_items_backfill_rendered_total`.
  */
 @Injectable()
-export class ListItemsBackfill implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ListItemsBackfill implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ListItemsBackfill.name);
   private readonly remaining: Gauge;
   private readonly rendered: Counter;
@@ -84,7 +89,8 @@ export class ListItemsBackfill implements OnApplicationBootstrap, OnApplicationS
     });
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes: the batch in flight ends, and no other starts. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     await this.running;
   }
