@@ -1,4 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { LOG_DESTINATION } from '../src/logging/root-logger.js';
@@ -161,6 +164,19 @@ describe('Start-up failures', () => {
     expect(errors[0]?.msg).toContain('JWT_SECRET');
     expect(errors[0]?.err).toBeDefined();
     expect(errors[0]?.err?.stack).toBeUndefined();
+  });
+
+  it('refuses a database not migrated yet, saying what to run', async () => {
+    const { code, lines } = await start({
+      JWT_SECRET: 'startup-test-secret-that-is-long-enough-0123456789',
+      PGLITE_DIR: join(tmpdir(), `pls-unmigrated-${randomBytes(6).toString('hex')}`),
+    });
+
+    expect(code).toBe(1);
+    const errors = errorLines(lines);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.msg).toContain('the database is not migrated');
+    expect(errors[0]?.msg).toContain('npm run migrate');
   });
 
   it('logs a database out of reach as one JSON line', async () => {

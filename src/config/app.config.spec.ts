@@ -145,6 +145,7 @@ describe(loadAppConfig.name, () => {
     ['OPERATIONS_STALE_TTL_S', '604801'],
     ['SYNC_INTERVAL_S', 'soon'],
     ['REDIS_URL', 'http://cache:6379'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
     ['CORS_ORIGINS', '*'],
     ['CORS_ALLOWED_HEADERS', 'X-Tenant, X Tenant'],
     ['CORS_ALLOWED_HEADERS', 'X-Tenant: 1'],

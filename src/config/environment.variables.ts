@@ -216,4 +216,10 @@ export class EnvironmentVariables {
   @Transform(emptyAsUnset)
   @IsIn(WEBHOOK_DELIVERY_PLACES, { message: 'must be thread or in-process' })
   WEBHOOK_DELIVERY?: (typeof WEBHOOK_DELIVERY_PLACES)[number];
+
+  /** Read by the tracing set-up before the service starts (`src/tracing/register.ts`); checked here too. */
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }

@@ -9,6 +9,7 @@ import type { NotificationSubscription } from '../../database/notification-liste
 import { SecretCipher } from '../security/secret-cipher.js';
 import { signatureHeader } from '../security/webhook-signature.js';
 import { deliveryBody } from '../webhook-message.js';
+import { inAttemptSpan } from './attempt-span.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
 import { verdictOf, type AttemptVerdict } from './delivery-outcomes.js';
 import { DeliveryPacer } from './delivery-pacer.js';
@@ -189,22 +190,25 @@ export class WebhookDeliverer {
     const attemptedAt = this.clock.now();
     const timestampSeconds = Math.floor(attemptedAt.getTime() / 1000);
     const body = deliveryBody(change.kind, toUtcInstant(new Date(change.recordedAtMs)), change.json);
-    const outcome = await this.transport.send({
-      url: subscription.url,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'process-lookup-webhooks/1',
-        'webhook-id': change.cursor,
-        'webhook-timestamp': String(timestampSeconds),
-        'webhook-signature': signatureHeader({ messageId: change.cursor, timestampSeconds, body }, secrets),
-      },
-      body,
-      signal: this.stopping.signal,
-    });
+    const attempt = subscription.failedAttempts + 1;
+    const identity = { subscriptionId: subscription.id, messageId: change.cursor, attempt };
+    const outcome = await inAttemptSpan(identity, () =>
+      this.transport.send({
+        url: subscription.url,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'process-lookup-webhooks/1',
+          'webhook-id': change.cursor,
+          'webhook-timestamp': String(timestampSeconds),
+          'webhook-signature': signatureHeader({ messageId: change.cursor, timestampSeconds, body }, secrets),
+        },
+        body,
+        signal: this.stopping.signal,
+      }),
+    );
     // Cut short by shutdown: not an attempt; the change is sent again, by this instance or another.
     if (outcome.kind === 'aborted') return false;
     const verdict = verdictOf(outcome);
-    const attempt = subscription.failedAttempts + 1;
     const now = this.clock.now();
     const plan = this.planAfter(verdict, attempt, now);
     const recorded = await this.repository.record({
