@@ -44,4 +44,4 @@ service=$!
 node scripts/wait-until-ready.mjs "http://127.0.0.1:$port/health/ready" 120
 E2E_BASE_URL=http://127.0.0.1:$port E2E_USERNAME=acme E2E_PASSWORD=acme-demo-2026 \
   E2E_OTHER_USERNAME=globex E2E_OTHER_PASSWORD=globex-demo-2026 \
-  node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects remote
+  node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects remote --runInBand
