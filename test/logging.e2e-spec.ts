@@ -169,6 +169,7 @@ describe('Start-up failures', () => {
   it('refuses a database not migrated yet, saying what to run', async () => {
     const { code, lines } = await start({
       JWT_SECRET: 'startup-test-secret-that-is-long-enough-0123456789',
+      OPERATIONS_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
       PGLITE_DIR: join(tmpdir(), `pls-unmigrated-${randomBytes(6).toString('hex')}`),
     });
 

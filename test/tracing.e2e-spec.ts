@@ -1,13 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { closedPort } from '../src/testing/closed-port.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js';
 import { testRedisAnswers } from '../src/testing/test-redis.js';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from './support/otlp-receiver.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait-until.js';
 
 const SUITE = 'Traces exported over OTLP';
@@ -38,28 +37,35 @@ async function recordingServer(): Promise<{ server: Server; url: string; receive
 }
 
 /**
- * The operations system as the service reaches it: the sandbox behind a loopback proxy that
- * records the `traceparent` of each request, as a traced operations system would continue it.
+ * The sandbox as its own traced process, as `npm start` starts it when tracing is configured: its
+ * spans continue the service's calls, under its own service name.
  */
-async function tracingProxy(
-  target: string,
-): Promise<{ server: Server; url: string; traceparents: Map<string, string> }> {
-  const traceparents = new Map<string, string>();
-  const server = createServer((incoming, answer) => {
-    const traceparent = incoming.headers.traceparent;
-    if (typeof traceparent === 'string') traceparents.set(incoming.url ?? '', traceparent);
-    const forwarded = httpRequest(`${target}${incoming.url ?? '/'}`, {
-      method: incoming.method,
-      headers: incoming.headers,
-    });
-    forwarded.on('response', (response) => {
-      answer.writeHead(response.statusCode ?? 502, response.headers);
-      response.pipe(answer);
-    });
-    incoming.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, traceparents };
+async function tracedSandbox(otlpUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  const port = await closedPort();
+  const child = spawn(
+    process.execPath,
+    ['--import', './sandbox/dist/tracing/register.js', 'sandbox/dist/main.js', `--port=${port}`],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        OPERATIONS_API_KEY: API_KEY,
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        OTEL_SERVICE_NAME: 'sandbox',
+      },
+      stdio: 'ignore',
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntil(
+    async () =>
+      (await fetch(`${url}/control/clock`, { headers: { 'x-api-key': API_KEY } }).catch(() => null))?.ok ===
+      true,
+    30_000,
+  );
+  return { child, url };
 }
 
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -72,8 +78,7 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
   const username = `tracing-${randomBytes(4).toString('hex')}`;
   const logLines: Array<{ trace_id?: string; span_id?: string; route?: string }> = [];
   let receiver: OtlpReceiver;
-  let sandbox: TestSandbox;
-  let proxy: Awaited<ReturnType<typeof tracingProxy>>;
+  let sandbox: Awaited<ReturnType<typeof tracedSandbox>>;
   let database: TestDatabase;
   let service: ChildProcess;
   let baseUrl: string;
@@ -106,14 +111,13 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
     // Builds dist/ only when it is missing or older than the sources (as `npm start` does).
     node(['scripts/build-if-stale.mjs'], {});
     receiver = await OtlpReceiver.start();
-    sandbox = await startTestSandbox({ apiKey: API_KEY });
-    proxy = await tracingProxy(sandbox.server.url);
+    sandbox = await tracedSandbox(receiver.url);
     database = await createTestDatabase('postgres');
     const env = {
       NODE_ENV: 'test',
       DATABASE_URL: database.options.url!,
       REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      OPERATIONS_BASE_URL: proxy.url,
+      OPERATIONS_BASE_URL: sandbox.url,
       OPERATIONS_API_KEY: API_KEY,
       // Every detail asks the operations system (the Redis cache is shared with earlier runs).
       OPERATIONS_CACHE_TTL_S: '0',
@@ -172,8 +176,11 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
     }
     await database?.drop();
     await receiver?.close();
-    if (proxy !== undefined) await close(proxy.server);
-    await sandbox?.close();
+    if (sandbox !== undefined) {
+      const exited = new Promise((resolve) => sandbox.child.once('exit', resolve));
+      sandbox.child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('continues a request’s traceparent in a span named by route template, its statements and commands as children', async () => {
@@ -224,7 +231,7 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
     });
   });
 
-  it('passes the trace on to the operations system from the span of the call', async () => {
+  it('passes the trace on to the operations system, which continues it under the span of the call', async () => {
     const [first] = (
       (await (await api('/api/processes?pageSize=1')).json()) as { data: Array<{ numero: string }> }
     ).data;
@@ -235,20 +242,20 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
     });
     expect(response.status).toBe(200);
 
-    const upstream = proxy.traceparents.get(`/processes/${first!.numero}`);
-    const [, upstreamTraceId, upstreamParent] = TRACEPARENT.exec(upstream ?? '') ?? [];
-    expect(upstreamTraceId).toBe(traceId);
-    // The request's span ends after the call's, and may come in a later export.
+    // Each side exports its spans on its own schedule.
     const spans = await traceOf(
       traceId,
       (received) =>
-        received.some((span) => span.spanId === upstreamParent) &&
-        received.some((span) => span.kind === SPAN_KIND.server),
+        received.some((span) => span.service === 'sandbox' && span.kind === SPAN_KIND.server) &&
+        received.some((span) => span.service === 'process-lookup' && span.kind === SPAN_KIND.server),
     );
-    const call = spans.find((span) => span.spanId === upstreamParent)!;
-    expect(call.kind).toBe(SPAN_KIND.client);
+    const upstream = spans.find((span) => span.service === 'sandbox' && span.kind === SPAN_KIND.server)!;
+    const call = spans.find((span) => span.spanId === upstream.parentSpanId)!;
+    expect(call).toMatchObject({ service: 'process-lookup', kind: SPAN_KIND.client });
     expect(call.attributes['url.full']).toContain(`/processes/${first!.numero}`);
-    const request = spans.find((span) => span.kind === SPAN_KIND.server)!;
+    const request = spans.find(
+      (span) => span.service === 'process-lookup' && span.kind === SPAN_KIND.server,
+    )!;
     expect(request.name).toBe('GET /api/processes/:numero');
     // The call is inside the request's tree.
     const ancestors = (span: ReceivedSpan): string[] => {
