@@ -164,14 +164,20 @@ describe('OpenAPI document', () => {
     it('names each operation for the client that calls it', () => {
       expect(operations.map(({ operation }) => operation.operationId).sort()).toEqual(
         [
+          'createClient',
           'createWebhook',
+          'deleteClient',
           'deleteWebhook',
+          'getAuthorizationServerMetadata',
+          'getClient',
           'getLiveness',
           'getMetrics',
           'getProcess',
           'getReadiness',
           'getWebhook',
+          'issueToken',
           'listChanges',
+          'listClients',
           'listProcesses',
           'listWebhookDeliveries',
           'listWebhooks',
@@ -179,9 +185,11 @@ describe('OpenAPI document', () => {
           'logout',
           'refreshToken',
           'replayWebhook',
+          'rotateClientSecret',
           'rotateWebhookSecret',
           'streamChanges',
           'trackingRetired',
+          'updateClient',
           'updateWebhook',
         ].sort(),
       );
@@ -204,7 +212,10 @@ describe('OpenAPI document', () => {
         : testApp.http.get(concrete(path, operation)));
       if (operation.security!.length === 0) expect(response.status).not.toBe(401);
       else {
-        expect(operation.security).toEqual([{ bearer: [] }]);
+        // A user's token, or (but where only a user's own token will do) a client's with one scope.
+        expect([[{ bearer: [] }], [{ bearer: [] }, { oauth2: [expect.any(String)] }]]).toContainEqual(
+          operation.security,
+        );
         expect(response.status).toBe(401);
       }
     });
