@@ -23,7 +23,8 @@ const JWT_DESCRIPTION =
 const OAUTH2_DESCRIPTION =
   'OAuth 2.0 client credentials (RFC 6749, section 4.4) for systems: register a client application with ' +
   '`POST /api/clients`, then exchange its `clientId` and `clientSecret` at the token endpoint. Each operation ' +
-  'names the scope it needs.';
+  'names the scope it needs. The token is a JWT as for users (RFC8725, JSON Web Token Best Current Practices; ' +
+  'RFC 9068), valid 15 minutes by default, with no refresh token: the client asks again.';
 
 /** The OpenAPI document, generated from the controllers and DTOs; committed as `openapi.json`. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -36,7 +37,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('processes', 'The import/export processes the caller may see')
     .addTag('changes', 'What changed in those processes, replayable by cursor or pushed as it happens')
     .addTag('webhooks', 'The change feed POSTed to the caller’s own systems, signed per Standard Webhooks')
-    .addTag('clients', 'Client applications: the caller’s other systems, signing in with OAuth 2.0 client credentials')
+    .addTag(
+      'clients',
+      'Client applications: the caller’s other systems, signing in with OAuth 2.0 client credentials',
+    )
     .addTag('oauth', 'The OAuth 2.0 token endpoint and its metadata')
     .addTag('legacy', 'Retired routes, answering 410 with their successors')
     .addTag('operational', 'Probes and metrics for operators (no token)')

@@ -234,7 +234,10 @@ describe('OpenAPI document', () => {
       for (const { path, operation } of operations) {
         for (const [status, response] of Object.entries(operation.responses)) {
           if (!/^[45]\d\d$/.test(status)) continue;
-          const example = response.content?.['application/problem+json']?.example;
+          // The token endpoint's errors are OAuth error objects, application/json.
+          const content =
+            response.content?.['application/problem+json'] ?? response.content?.['application/json'];
+          const example = content?.example;
           expect({ id: operation.operationId, status, example }).toMatchObject({
             example: { status: Number(status), instance: concrete(path, operation) },
           });

@@ -18,7 +18,10 @@ export interface ClientAccess {
  */
 @Injectable()
 export class ClientAccessService {
-  private readonly cache = new LRUCache<string, ClientAccess | 'revoked'>({ max: 10_000, ttl: USER_ACCESS_TTL_MS });
+  private readonly cache = new LRUCache<string, ClientAccess | 'revoked'>({
+    max: 10_000,
+    ttl: USER_ACCESS_TTL_MS,
+  });
 
   constructor(private readonly clients: ClientsRepository) {}
 

@@ -3,11 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
 import { clientApplications, users } from '../../database/schema.js';
 import type { Scope } from '../../domain/scopes.js';
-import type {
-  ClientApplication,
-  ClientCredentialsRecord,
-  ClientPrincipal,
-} from './client-application.js';
+import type { ClientApplication, ClientCredentialsRecord, ClientPrincipal } from './client-application.js';
 
 export interface NewClient {
   ownerId: string;
@@ -75,7 +71,12 @@ export class ClientsRepository {
     return row === undefined ? null : toClient(row);
   }
 
-  async update(id: string, ownerId: string, changes: ClientChanges, now: Date): Promise<ClientApplication | null> {
+  async update(
+    id: string,
+    ownerId: string,
+    changes: ClientChanges,
+    now: Date,
+  ): Promise<ClientApplication | null> {
     const [row] = await this.database.db
       .update(clientApplications)
       .set({ ...changes, updatedAt: now.toISOString() })
@@ -131,7 +132,8 @@ export class ClientsRepository {
     return {
       ...row,
       scopes: row.scopes as Scope[],
-      previousSecretExpiresAt: row.previousSecretExpiresAt === null ? null : new Date(row.previousSecretExpiresAt),
+      previousSecretExpiresAt:
+        row.previousSecretExpiresAt === null ? null : new Date(row.previousSecretExpiresAt),
     };
   }
 

@@ -53,7 +53,11 @@ export class ClientsService {
     return found(UUID.test(id) ? await this.repository.findOwned(id, user.id) : null);
   }
 
-  async update(user: AuthenticatedUser, id: string, request: UpdateClientRequestDto): Promise<ClientApplication> {
+  async update(
+    user: AuthenticatedUser,
+    id: string,
+    request: UpdateClientRequestDto,
+  ): Promise<ClientApplication> {
     await this.get(user, id);
     const client = found(await this.repository.update(id, user.id, request, this.clock.now()));
     this.access.forget(client.clientId);
@@ -72,7 +76,9 @@ export class ClientsService {
     const clientSecret = newClientSecret();
     const now = this.clock.now();
     const previousExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS);
-    if (!(await this.repository.rotateSecret(id, user.id, secretHashOf(clientSecret), previousExpiresAt, now))) {
+    if (
+      !(await this.repository.rotateSecret(id, user.id, secretHashOf(clientSecret), previousExpiresAt, now))
+    ) {
       throw notFound();
     }
     return clientSecret;

@@ -73,7 +73,9 @@ describe(JwtAuthGuard.name, () => {
   const access = {
     resolve: (subject: TokenSubject) =>
       Promise.resolve(
-        subject.kind === 'user' && subject.userId === USER.id && !disabled ? { user: USER, grant: USER_GRANT } : null,
+        subject.kind === 'user' && subject.userId === USER.id && !disabled
+          ? { user: USER, grant: USER_GRANT }
+          : null,
       ),
   } as AccessResolver;
   const verifiedTokens = new VerifiedTokens();
@@ -185,7 +187,10 @@ describe(JwtAuthGuard.name, () => {
   });
 
   it('takes no token from the query string: 401 as without one', async () => {
-    const error = await refusal({ headers: {}, query: { access_token: await jwt.signAsync({ sub: USER.id }) } });
+    const error = await refusal({
+      headers: {},
+      query: { access_token: await jwt.signAsync({ sub: USER.id }) },
+    });
 
     expect(error.problemOptions.headers).toEqual({ 'WWW-Authenticate': 'Bearer realm="process-lookup"' });
   });

@@ -56,7 +56,10 @@ describe(JwtStrategy.name, () => {
   });
 
   it('resolves a client’s token (sub and client_id its client id) to the client with its scopes', async () => {
-    await sut.validate(request, token({ sub: CLIENT_ID, client_id: CLIENT_ID, scope: 'processes:read', exp }));
+    await sut.validate(
+      request,
+      token({ sub: CLIENT_ID, client_id: CLIENT_ID, scope: 'processes:read', exp }),
+    );
 
     expect(resolved).toEqual([{ kind: 'client', clientId: CLIENT_ID, scopes: ['processes:read'] }]);
   });
@@ -107,7 +110,9 @@ describe(JwtStrategy.name, () => {
   });
 
   it('refuses a token whose access is revoked (user disabled, sign-in ended) as revoked', async () => {
-    const refusal = await sut.validate(request, token({ sub: DISABLED_ID, exp })).catch((error: unknown) => error);
+    const refusal = await sut
+      .validate(request, token({ sub: DISABLED_ID, exp }))
+      .catch((error: unknown) => error);
 
     expect(refusal).toBeInstanceOf(ProblemException);
     expect((refusal as ProblemException).problemOptions.detail).toMatch(/revoked/);

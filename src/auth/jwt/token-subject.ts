@@ -29,7 +29,8 @@ export type TokenSubject =
  * named in it) is still a user's token until it expires.
  */
 export function tokenSubjectOf(claims: Partial<AccessTokenClaims> | string): TokenSubject | null {
-  if (typeof claims !== 'object' || typeof claims.exp !== 'number' || typeof claims.sub !== 'string') return null;
+  if (typeof claims !== 'object' || typeof claims.exp !== 'number' || typeof claims.sub !== 'string')
+    return null;
   if (claims.client_id !== undefined) {
     if (claims.client_id !== claims.sub || !CLIENT_ID_PATTERN.test(claims.sub)) return null;
     if (typeof claims.scope !== 'string') return null;

@@ -18,9 +18,10 @@ const DESCRIPTIONS: Record<Exclude<RefusalReason, 'missing'>, string> = {
 
 /** A `WWW-Authenticate: Bearer` challenge with the realm and the given RFC 6750 parameters. */
 export function bearerChallenge(parameters: Record<string, string> = {}): string {
-  return [`Bearer realm="${REALM}"`, ...Object.entries(parameters).map(([name, value]) => `${name}="${value}"`)].join(
-    ', ',
-  );
+  return [
+    `Bearer realm="${REALM}"`,
+    ...Object.entries(parameters).map(([name, value]) => `${name}="${value}"`),
+  ].join(', ');
 }
 
 /** The one 401 for a request without an acceptable bearer token. */
@@ -31,7 +32,9 @@ export function unauthorized(reason: RefusalReason, cause?: unknown): ProblemExc
       : bearerChallenge({ error: 'invalid_token', error_description: DESCRIPTIONS[reason] });
   return new ProblemException(PROBLEM_TYPES.unauthorized, {
     detail:
-      reason === 'missing' ? 'A bearer token is required (Authorization: Bearer <token>)' : DESCRIPTIONS[reason],
+      reason === 'missing'
+        ? 'A bearer token is required (Authorization: Bearer <token>)'
+        : DESCRIPTIONS[reason],
     headers: { 'WWW-Authenticate': challenge },
     cause,
   });

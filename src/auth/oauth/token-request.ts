@@ -63,7 +63,11 @@ function clientCredentialsOf(
   const basic = /^Basic ([A-Za-z0-9+/]+={0,2})$/i.exec(authorization);
   const decoded = basic === null ? null : decodeBasic(basic[1]!);
   if (decoded === null) {
-    throw oauthError('invalid_client', 'The Authorization header is not HTTP Basic credentials', BASIC_CHALLENGE);
+    throw oauthError(
+      'invalid_client',
+      'The Authorization header is not HTTP Basic credentials',
+      BASIC_CHALLENGE,
+    );
   }
   if (formClientSecret !== undefined || (formClientId !== undefined && formClientId !== decoded.clientId)) {
     throw oauthError('invalid_request', 'Authenticate one way only: HTTP Basic or client_secret in the form');

@@ -27,17 +27,14 @@ const NO_STORE = {
 function errorExample(error: OAuthErrorCode, description: string) {
   const { type, title, status } = OAUTH_ERRORS[error];
   return {
-    summary: error,
-    value: {
-      error,
-      error_description: description,
-      type,
-      title,
-      status,
-      detail: description,
-      instance: '/api/oauth/token',
-      requestId: 'b8e1f0c2-7d4a-4e1b-9c3f-2a6d8e0b1c57',
-    },
+    error,
+    error_description: description,
+    type,
+    title,
+    status,
+    detail: description,
+    instance: '/api/oauth/token',
+    requestId: 'b8e1f0c2-7d4a-4e1b-9c3f-2a6d8e0b1c57',
   };
 }
 
@@ -73,13 +70,7 @@ export class TokenController {
     content: {
       'application/json': {
         schema: { $ref: getSchemaPath(TokenErrorResponseDto) },
-        examples: {
-          invalid_scope: errorExample('invalid_scope', 'This client may not ask for: webhooks:manage'),
-          unsupported_grant_type: errorExample(
-            'unsupported_grant_type',
-            'Only grant_type=client_credentials is supported',
-          ),
-        },
+        example: errorExample('invalid_scope', 'This client may not ask for: webhooks:manage'),
       },
     },
   })
@@ -98,7 +89,7 @@ export class TokenController {
         example: errorExample(
           'invalid_client',
           'The client id or secret is wrong, or the client is no longer allowed',
-        ).value,
+        ),
       },
     },
   })

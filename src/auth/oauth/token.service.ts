@@ -30,7 +30,9 @@ export class TokenService {
     const attempt = await this.limiter.beginForClient(request.clientId, clientAddress);
     let client: ClientCredentialsRecord | null;
     try {
-      client = CLIENT_ID_PATTERN.test(request.clientId) ? await this.clients.credentialsOf(request.clientId) : null;
+      client = CLIENT_ID_PATTERN.test(request.clientId)
+        ? await this.clients.credentialsOf(request.clientId)
+        : null;
     } catch (error) {
       await attempt.abandon();
       throw error;
@@ -58,7 +60,8 @@ export class TokenService {
   /** The current secret, or the one it replaced while that still works. */
   private secretIsValid(client: ClientCredentialsRecord, secret: string): boolean {
     if (secretMatches(secret, client.secretHash)) return true;
-    const previousValid = client.previousSecretExpiresAt !== null && client.previousSecretExpiresAt > this.clock.now();
+    const previousValid =
+      client.previousSecretExpiresAt !== null && client.previousSecretExpiresAt > this.clock.now();
     return previousValid && secretMatches(secret, client.previousSecretHash);
   }
 }

@@ -41,9 +41,14 @@ const UNAUTHORIZED_HEADERS: Record<string, HeaderDoc> = {
 /** `WWW-Authenticate` of a 403 for a scope the token lacks (RFC 6750, section 3.1). */
 const FORBIDDEN_HEADERS: Record<string, HeaderDoc> = {
   'WWW-Authenticate': {
-    description: 'RFC 6750: `Bearer realm="process-lookup", error="insufficient_scope", scope="<the scope needed>"`',
+    description:
+      'RFC 6750: `Bearer realm="process-lookup", error="insufficient_scope", scope="<the scope needed>"`',
     required: true,
-    schema: { type: 'string', pattern: '^Bearer realm="process-lookup", error="insufficient_scope"', maxLength: 256 },
+    schema: {
+      type: 'string',
+      pattern: '^Bearer realm="process-lookup", error="insufficient_scope"',
+      maxLength: 256,
+    },
   },
 };
 

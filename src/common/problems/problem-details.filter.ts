@@ -71,7 +71,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     for (const [name, value] of Object.entries(problem.problemOptions.headers ?? {})) {
       response.setHeader(name, value);
     }
-    response.type(problem.problemOptions.contentType ?? 'application/problem+json').send(JSON.stringify(body));
+    response
+      .type(problem.problemOptions.contentType ?? 'application/problem+json')
+      .send(JSON.stringify(body));
   }
 
   private toProblem(exception: unknown, request: Request): ProblemException {

@@ -32,7 +32,11 @@ export class TokenErrorResponseDto {
   @ApiProperty({ enum: [...new Set(ERRORS.map((problem) => problem.title))] })
   title!: string;
 
-  @ApiProperty({ type: 'integer', format: 'int32', enum: [...new Set(ERRORS.map((problem) => problem.status))] })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    enum: [...new Set(ERRORS.map((problem) => problem.status))],
+  })
   status!: number;
 
   @ApiProperty({ maxLength: 1024 })
