@@ -8,6 +8,7 @@ import { ScopeGuard } from './access/scope.guard.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { ClientAccessService } from './clients/client-access.service.js';
+import { ClientLastUse } from './clients/client-last-use.js';
 import { ClientsController } from './clients/clients.controller.js';
 import { ClientsRepository } from './clients/clients.repository.js';
 import { ClientsService } from './clients/clients.service.js';
@@ -44,6 +45,7 @@ import { ClockModule } from '../common/clock.module.js';
     ClientsRepository,
     ClientsService,
     ClientAccessService,
+    ClientLastUse,
     AccessResolver,
     AccessTokenIssuer,
     TokenService,

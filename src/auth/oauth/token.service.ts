@@ -5,6 +5,7 @@ import { SCOPE_NAMES, type Scope } from '../../domain/scopes.js';
 import { LoginRateLimiter } from '../../rate-limit/login-rate-limiter.js';
 import type { ClientCredentialsRecord } from '../clients/client-application.js';
 import { CLIENT_ID_PATTERN, secretMatches } from '../clients/client-credentials.js';
+import { ClientLastUse } from '../clients/client-last-use.js';
 import { ClientsRepository } from '../clients/clients.repository.js';
 import { AccessTokenIssuer } from '../jwt/access-token-issuer.js';
 import type { TokenResponseDto } from './dto/token.response.dto.js';
@@ -16,6 +17,7 @@ import { BASIC_CHALLENGE, type TokenRequest } from './token-request.js';
 export class TokenService {
   constructor(
     private readonly clients: ClientsRepository,
+    private readonly lastUse: ClientLastUse,
     private readonly issuer: AccessTokenIssuer,
     private readonly limiter: LoginRateLimiter,
     private readonly config: AppConfig,
@@ -23,21 +25,21 @@ export class TokenService {
   ) {}
 
   /**
-   * Authenticates the client (a failure counts toward the failed-login limits, by client id and
-   * address) and issues a token with the scopes asked for, or all of the client's.
+   * Authenticates the client and issues a token with the scopes asked for, or all of the client's.
+   * A failed authentication counts toward the failed-login limits, by client id and address. The
+   * secret is checked before the attempt is counted (a login counts first): 256 random bits cannot
+   * be guessed however many checks run at once, and a valid client's concurrent requests then hold
+   * a count only while the limiter answers, not while the database does, so they never push each
+   * other over the limit. Once a limit is reached every attempt gets the same 429, right or wrong.
    */
   async issue(request: TokenRequest, clientAddress: string | undefined): Promise<TokenResponseDto> {
+    const client = CLIENT_ID_PATTERN.test(request.clientId)
+      ? await this.clients.credentialsOf(request.clientId)
+      : null;
+    const authenticated =
+      client !== null && client.ownerActive && this.secretIsValid(client, request.clientSecret);
     const attempt = await this.limiter.beginForClient(request.clientId, clientAddress);
-    let client: ClientCredentialsRecord | null;
-    try {
-      client = CLIENT_ID_PATTERN.test(request.clientId)
-        ? await this.clients.credentialsOf(request.clientId)
-        : null;
-    } catch (error) {
-      await attempt.abandon();
-      throw error;
-    }
-    if (client === null || !this.secretIsValid(client, request.clientSecret) || !client.ownerActive) {
+    if (!authenticated) {
       throw oauthError(
         'invalid_client',
         'The client id or secret is wrong, or the client is no longer allowed',
@@ -46,9 +48,8 @@ export class TokenService {
     }
     await attempt.succeeded();
     const scopes = grantedScopes(client.scopes, request.scopes);
-    const now = this.clock.now();
     const accessToken = await this.issuer.forClient(client.clientId, scopes);
-    await this.clients.markUsed(client.clientId, now);
+    await this.lastUse.record(client.clientId, this.clock.now());
     return {
       access_token: accessToken,
       token_type: 'Bearer',
