@@ -60,7 +60,7 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     });
   }
 
-  /** `false` makes passport answer 401 (the guard shapes it). */
+  /** `false` makes passport answer 401 (the guard shapes it); a revoked token is refused as such. */
   async validate(
     request: GrantedRequest,
     { header, payload: claims }: VerifiedToken,
