@@ -65,6 +65,21 @@ export default {
       to: { path: ['^test/', '^src/testing/', '[.-]spec\\.ts$'] },
     },
     {
+      name: 'product-knows-no-sandbox',
+      comment:
+        'the service reaches the operations system only over HTTP: nothing under src/ imports the sandbox (tests may start one)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^sandbox/' },
+    },
+    {
+      name: 'sandbox-knows-no-product',
+      comment: 'the sandbox is another system: it shares no code with the service',
+      severity: 'error',
+      from: { path: '^sandbox/' },
+      to: { path: ['^src/', '^test/', '^bench/'] },
+    },
+    {
       name: 'entry-points-stay-on-top',
       comment: 'main.ts, app.module.ts and app.setup.ts wire everything; nothing wires them',
       severity: 'error',

@@ -9,6 +9,7 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'portal/dist/',
+      'sandbox/dist/',
       'coverage/',
       'node_modules/',
       '.data/',

@@ -1,6 +1,8 @@
 import type { FollowUpEvent, OperationsProcess } from '../src/operations/operations.types.js';
-import { OperationsSimulator } from '../src/operations/simulator/operations-simulator.js';
-import type { SimulationOptions } from '../src/operations/simulator/simulation-options.js';
+import { Sandbox } from '../sandbox/src/control/sandbox.js';
+import { SandboxClock } from '../sandbox/src/control/sandbox-clock.js';
+import { OperationsSimulator } from '../sandbox/src/simulation/operations-simulator.js';
+import type { SimulationOptions } from '../sandbox/src/simulation/simulation-options.js';
 
 /**
  * What a bench dataset is: the simulator's options, the instant it is looked at, and how many
@@ -55,6 +57,13 @@ export function simulationOptionsOf(spec: DatasetSpec): SimulationOptions {
 
 export function simulatorOf(spec: DatasetSpec): OperationsSimulator {
   return new OperationsSimulator(simulationOptionsOf(spec));
+}
+
+/** The sandbox serving the dataset, its clock standing at the dataset's instant. */
+export function sandboxOf(spec: DatasetSpec): { sandbox: Sandbox; clock: SandboxClock } {
+  const clock = new SandboxClock(() => Date.parse(spec.now));
+  clock.freeze();
+  return { sandbox: new Sandbox(simulationOptionsOf(spec), clock), clock };
 }
 
 /** The benchmark accounts the loader creates (bench databases only, never a real one). */

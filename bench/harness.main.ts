@@ -8,15 +8,9 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { DatabaseService } from '../src/database/database.service.js';
-import { startOperationsSimulatorServer } from '../src/operations/simulator/ops-sim.server.js';
+import { startSandboxServer } from '../sandbox/src/server/sandbox.server.js';
 import { rowsOf } from '../src/database/sql-rows.js';
-import {
-  BENCH_USERS,
-  LARGE_CUSTOMER_ID,
-  simulatorOf,
-  type BenchUserKey,
-  type DatasetSpec,
-} from './dataset.js';
+import { BENCH_USERS, LARGE_CUSTOMER_ID, sandboxOf, type BenchUserKey, type DatasetSpec } from './dataset.js';
 import type { DriveResult } from './driver.js';
 import { startDriver } from './driver-process.js';
 import { encodeCursor } from '../src/changes/change-cursor.js';
@@ -214,10 +208,9 @@ async function main(): Promise<void> {
       ]
     : [];
 
-  const simulator = await startOperationsSimulatorServer({
+  const simulator = await startSandboxServer({
     apiKey: 'bench-operations-key',
-    simulator: simulatorOf(spec),
-    clock: { now: () => new Date(spec.now) },
+    ...sandboxOf(spec),
     faults: { latencyMs: UPSTREAM_LATENCY_MS },
   });
   const children: ChildProcess[] = [];

@@ -12,8 +12,8 @@ import type { ChangeDraft } from '../src/changes/process-changes.js';
 import { DatabaseService } from '../src/database/database.service.js';
 import { rowsOf } from '../src/database/sql-rows.js';
 import type { ProcessStatus } from '../src/domain/process.vocabulary.js';
-import { startOperationsSimulatorServer } from '../src/operations/simulator/ops-sim.server.js';
-import { LARGE_CUSTOMER_ID, simulatorOf } from './dataset.js';
+import { startSandboxServer } from '../sandbox/src/server/sandbox.server.js';
+import { LARGE_CUSTOMER_ID, sandboxOf } from './dataset.js';
 import { readDatasetSpec } from './loader.js';
 import { loadAverage, memoryOf, sampleRss } from './proc-stats.js';
 import { login, startService } from './service-process.js';
@@ -122,10 +122,9 @@ async function main(): Promise<void> {
   const users = await ensureStreamUsers(database, options.users);
   await database.close();
 
-  const simulator = await startOperationsSimulatorServer({
+  const simulator = await startSandboxServer({
     apiKey: 'bench-operations-key',
-    simulator: simulatorOf(spec),
-    clock: { now: () => new Date(spec.now) },
+    ...sandboxOf(spec),
   });
   const children: ChildProcess[] = [];
   const readers: StreamReader[] = [];

@@ -8,10 +8,23 @@ import { join } from 'node:path';
 const BUILDS = [
   {
     name: 'the service',
-    sources: ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'],
+    sources: [
+      'src',
+      'migrations',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'nest-cli.json',
+      'package-lock.json',
+    ],
     output: 'dist/main.js',
     // `nest build` empties dist/ first (deleteOutDir), so no output of a deleted source remains.
     command: ['node_modules/@nestjs/cli/bin/nest.js', 'build'],
+  },
+  {
+    name: 'the sandbox',
+    sources: ['sandbox/src', 'sandbox/tsconfig.json', 'sandbox/tsconfig.build.json', 'package-lock.json'],
+    output: 'sandbox/dist/main.js',
+    command: ['node_modules/typescript/bin/tsc', '-p', 'sandbox/tsconfig.build.json'],
   },
   {
     name: 'the portal',

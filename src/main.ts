@@ -16,6 +16,8 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 const app = await NestFactory.create<NestExpressApplication>(AppModule, new ServiceExpressAdapter(), {
   bodyParser: false,
+  // Kept beside the parsed body for the routes that verify a signature over the bytes.
+  rawBody: true,
   bufferLogs: true,
   // What start-up logs before `configureApp` installs the configured logger, and the error that
   // stops it (invalid configuration, a database out of reach), as JSON lines like the rest.

@@ -12,6 +12,15 @@ export function startupBanner(config: AppConfig): string {
     ...(config.portal.enabled ? [`  Portal         ${base}${PORTAL_PATH}/`] : []),
     `  Health         ${base}/health/ready`,
   ];
+  const { baseUrl } = config.operations;
+  if (baseUrl !== null) {
+    // In demo mode the operations system is the sandbox `npm start` started beside the service.
+    lines.push(
+      config.demoMode
+        ? `  Sandbox        ${baseUrl} (the operations system; steer it with npm run sandbox -- help)`
+        : `  Operations     ${baseUrl}`,
+    );
+  }
   if (config.demoMode) {
     lines.push(
       '  Demo users     ' +

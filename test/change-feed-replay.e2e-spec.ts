@@ -2,15 +2,13 @@ import type { ChangeDto } from '../src/changes/dto/change.response.dto.js';
 import { Clock } from '../src/common/clock.js';
 import { DAY_MS } from '../src/common/instant.js';
 import type { ChangeKind } from '../src/domain/change-kinds.js';
-import { OperationsGateway } from '../src/operations/operations.gateway.js';
-import { SimulatedOperationsGateway } from '../src/operations/simulator/simulated-operations.gateway.js';
-import { demoSimulationOptions } from '../src/operations/simulator/simulation-options.js';
 import type {
   FollowUpEventDto,
   ProcessListResponseDto,
 } from '../src/processes/dto/process-summary.response.dto.js';
 import { FakeClock } from '../src/testing/fake-clock.js';
 import { readWholeFeed } from './support/read-whole-feed.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
@@ -46,28 +44,29 @@ const ROUNDS = 32;
 const PROCESS_COUNT = 300;
 const LIST_PAGE_SIZE = 100;
 
-describe.each(TEST_DATABASE_TARGETS)('The change feed as a history of the simulator (%s)', (target) => {
+describe.each(TEST_DATABASE_TARGETS)('The change feed as a history of the sandbox (%s)', (target) => {
   const clock = new FakeClock();
-  // The demo's data set (ships reporting positions every 15 minutes), smaller; one clock for the
-  // simulator and the service, as in the demo.
-  const gateway = new SimulatedOperationsGateway(
-    { ...demoSimulationOptions(clock.now()), processCount: PROCESS_COUNT },
-    clock,
-  );
+  let sandbox: TestSandbox;
   let testApp: TestApp;
   let staffToken: string;
 
   beforeAll(async () => {
+    // The demo's data set (ships reporting positions every 15 minutes), smaller; the sandbox's
+    // clock and the service's move together.
+    sandbox = await startTestSandbox({ at: clock.now(), simulation: { processCount: PROCESS_COUNT } });
     testApp = await TestApp.start({
       target,
-      override: (builder) =>
-        builder.overrideProvider(OperationsGateway).useValue(gateway).overrideProvider(Clock).useValue(clock),
+      env: sandbox.env,
+      override: (builder) => builder.overrideProvider(Clock).useValue(clock),
     });
     await testApp.addUser({ username: 'operator', password: 'operator-pass-1', role: 'staff' });
     staffToken = await testApp.login('operator', 'operator-pass-1');
   });
 
-  afterAll(() => testApp.close());
+  afterAll(async () => {
+    await testApp.close();
+    await sandbox.close();
+  });
 
   const get = (url: string) => testApp.http.get(url).set('Authorization', `Bearer ${staffToken}`).expect(200);
 
@@ -100,7 +99,11 @@ describe.each(TEST_DATABASE_TARGETS)('The change feed as a history of the simula
     const followedLive: ChangeDto[] = [];
     let end: string | null = null;
     for (let round = 0; round < ROUNDS; round += 1) {
-      if (round > 0) clock.advance(STEPS_MS[round % STEPS_MS.length] ?? DAY_MS);
+      if (round > 0) {
+        const step = STEPS_MS[round % STEPS_MS.length] ?? DAY_MS;
+        clock.advance(step);
+        sandbox.clock.advance(step);
+      }
       await syncNow(testApp);
       snapshots.push(await snapshot());
       const read = await readFeed(end, 500);

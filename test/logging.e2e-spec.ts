@@ -2,10 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { LOG_DESTINATION } from '../src/logging/root-logger.js';
-import {
-  startOperationsSimulatorServer,
-  type OperationsSimulatorServer,
-} from '../src/operations/simulator/ops-sim.server.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { closedPort } from '../src/testing/closed-port.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
@@ -32,7 +29,8 @@ interface LogLine {
 describe('Logs', () => {
   const output: string[] = [];
   const destination: DestinationStream = { write: (line: string) => void output.push(line) };
-  let simulator: OperationsSimulatorServer;
+  let sandbox: TestSandbox;
+  let simulator: TestSandbox['server'];
   let testApp: TestApp;
   let userId: string;
   let token: string;
@@ -42,7 +40,8 @@ describe('Logs', () => {
     lines().find((line) => line.requestId === requestId && line.res !== undefined);
 
   beforeAll(async () => {
-    simulator = await startOperationsSimulatorServer({ apiKey: API_KEY });
+    sandbox = await startTestSandbox({ apiKey: API_KEY });
+    simulator = sandbox.server;
     testApp = await TestApp.start({
       env: { LOG_LEVEL: 'debug', OPERATIONS_BASE_URL: simulator.url, OPERATIONS_API_KEY: API_KEY },
       override: (builder) => builder.overrideProvider(LOG_DESTINATION).useValue(destination),
@@ -225,6 +224,7 @@ describe('Start-up failures', () => {
   it('logs a database out of reach as one JSON line', async () => {
     const { code, lines } = await start({
       JWT_SECRET: 'startup-test-secret-that-is-long-enough-0123456789',
+      OPERATIONS_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
       DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/postgres`,
     });
 

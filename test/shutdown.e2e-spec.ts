@@ -2,10 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { Agent, get } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import {
-  startOperationsSimulatorServer,
-  type OperationsSimulatorServer,
-} from '../src/operations/simulator/ops-sim.server.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { SseClient } from './support/sse-client.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -97,7 +94,8 @@ async function until<T>(what: string, attempt: () => Promise<T>, done: (value: T
  * simulator that answers slowly: SIGTERM while a detail request waits upstream.
  */
 describe('Graceful shutdown', () => {
-  let simulator: OperationsSimulatorServer;
+  let sandbox: TestSandbox;
+  let simulator: TestSandbox['server'];
   let service: ChildProcess;
   let baseUrl: string;
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -110,7 +108,8 @@ describe('Graceful shutdown', () => {
       stdio: 'pipe',
       timeout: 180_000,
     });
-    simulator = await startOperationsSimulatorServer({ apiKey: API_KEY });
+    sandbox = await startTestSandbox({ apiKey: API_KEY });
+    simulator = sandbox.server;
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     service = spawn(process.execPath, ['dist/main.js'], {
@@ -268,7 +267,8 @@ async function reconnectingLoad(url: string, workers: number, figures: LoadFigur
 }
 
 describe('Graceful shutdown under keep-alive load', () => {
-  let simulator: OperationsSimulatorServer;
+  let sandbox: TestSandbox;
+  let simulator: TestSandbox['server'];
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], {
@@ -276,7 +276,8 @@ describe('Graceful shutdown under keep-alive load', () => {
       stdio: 'pipe',
       timeout: 180_000,
     });
-    simulator = await startOperationsSimulatorServer({ apiKey: API_KEY });
+    sandbox = await startTestSandbox({ apiKey: API_KEY });
+    simulator = sandbox.server;
   }, 200_000);
 
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { Clock, SystemClock } from './clock.js';
 
 /**
  * The one {@link Clock} of the application: the service, the sync, the rate limits and the
- * simulator all read it, so a test that overrides `Clock` moves the time of all of them.
+ * webhooks all read it, so a test that overrides `Clock` moves the time of all of them.
  */
 @Module({
   providers: [{ provide: Clock, useClass: SystemClock }],

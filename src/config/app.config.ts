@@ -40,9 +40,11 @@ export class AppConfig {
     audience: string;
   };
   operations!: {
-    /** `null`: the built-in simulator. */
+    /** Required wherever the operations system is read; `npm start` sets it to its sandbox in demo mode. */
     baseUrl: string | null;
     apiKey: string | null;
+    /** Verifies change notifications from the operations system; `null`: the route is off. */
+    notifySecret: string | null;
     timeoutMs: number;
     cacheTtlSeconds: number;
     staleTtlSeconds: number;
@@ -87,7 +89,7 @@ export class AppConfig {
   };
   /** The reference portal at `/portal`: on in demo mode unless `PORTAL_ENABLED` says otherwise. */
   portal!: { enabled: boolean };
-  /** Demo mode: no database URL and not production; simulator data and demo users. */
+  /** Demo mode: no database URL and not production; the sandbox's data and demo users. */
   demoMode!: boolean;
 }
 
@@ -174,6 +176,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     operations: {
       baseUrl: vars.OPERATIONS_BASE_URL ?? null,
       apiKey: vars.OPERATIONS_API_KEY ?? null,
+      notifySecret: vars.OPERATIONS_NOTIFY_SECRET ?? null,
       timeoutMs: vars.OPERATIONS_TIMEOUT_MS ?? 2000,
       cacheTtlSeconds: vars.OPERATIONS_CACHE_TTL_S ?? 60,
       staleTtlSeconds: vars.OPERATIONS_STALE_TTL_S ?? 86400,

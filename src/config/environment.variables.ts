@@ -92,6 +92,21 @@ export class EnvironmentVariables {
   OPERATIONS_TIMEOUT_MS?: number;
 
   @IsOptional()
+  @Transform(emptyAsUnset)
+  @Matches(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, {
+    message: 'must be a Standard Webhooks secret: whsec_ followed by base64 (24 bytes or more)',
+  })
+  OPERATIONS_NOTIFY_SECRET?: string;
+
+  /** Read by `npm start`, which starts the sandbox there in demo mode; checked here with the rest. */
+  @IsOptional()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(65535)
+  @IsInt()
+  SANDBOX_PORT?: number;
+
+  @IsOptional()
   @Transform(toInteger)
   @Min(0)
   @Max(86400)

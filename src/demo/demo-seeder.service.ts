@@ -9,7 +9,7 @@ import { InitialDataState } from './initial-data.state.js';
 const RETRY_DELAY_MS = 2_000;
 
 /**
- * Demo mode: at start-up, syncs the simulator's data into the database, then
+ * Demo mode: at start-up, syncs the sandbox's data into the database, then
  * creates the demo users that do not exist yet, then declares the initial data ready. It runs in
  * the background: the HTTP server listens meanwhile and readiness answers 503 until it is done.
  */

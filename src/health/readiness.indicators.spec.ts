@@ -32,7 +32,7 @@ describe(ReadinessIndicators.name, () => {
     });
   });
 
-  it('reports the built-in simulator, which has no resilience around it, without a circuit', () => {
+  it('reports a gateway without resilience around it (a test double) without a circuit', () => {
     expect(sutWith(null).operations()).toEqual({
       operations: { status: 'up', adapter: 'built-in', lastSync: null },
     });

@@ -62,7 +62,7 @@ export class ReadinessIndicators {
 
   operations() {
     const session = this.indicators.check('operations');
-    // Only an adapter with resilience around it has a circuit; the in-process simulator has none.
+    // The adapter always runs inside the resilience; only a test double put in its place has no circuit.
     const circuit = this.resilience?.circuitState ?? null;
     const last = this.sync.getLastOutcome();
     const report = {

@@ -78,7 +78,7 @@ describe(OperationsMetrics.name, () => {
     expect(observers).toHaveLength(0);
   });
 
-  it('registers nothing for a gateway without resilience (the built-in simulator)', async () => {
+  it('registers nothing for a gateway without resilience (a test double)', async () => {
     const registry = new Registry();
     new OperationsMetrics(registry, null).onModuleInit();
     expect((await registry.metrics()).trim()).toBe('');

@@ -18,8 +18,8 @@ export const CIRCUIT_STATE_VALUES: Record<OperationsCircuitState, number> = {
 /**
  * Requests to the operations system by operation and outcome (with the failure kind: each
  * attempt of a call, and each call refused by the circuit or the bulkhead), the calls' durations,
- * and the circuit state, as the resilience around the adapter reports them. Without
- * it (the built-in simulator, in process) these metrics are not registered.
+ * and the circuit state, as the resilience around the adapter reports them. A test double put
+ * in place of the gateway has none, and these metrics are then not registered.
  */
 @Injectable()
 export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {

@@ -2,17 +2,9 @@ import { Test } from '@nestjs/testing';
 import { AppConfig, loadAppConfig } from '../config/app.config.js';
 import { HttpOperationsGateway } from './http/http-operations.gateway.js';
 import { OperationsGateway } from './operations.gateway.js';
-import { HttpService } from '@nestjs/axios';
-import { SystemClock } from '../common/clock.js';
-import {
-  OPERATIONS_ADAPTERS,
-  OperationsModule,
-  createOperationsGateway,
-  type OperationsAdapterName,
-} from './operations.module.js';
+import { OperationsModule } from './operations.module.js';
 import { OperationsResilience } from './resilience/operations-resilience.js';
 import { ResilientOperationsGateway } from './resilience/resilient-operations.gateway.js';
-import { SimulatedOperationsGateway } from './simulator/simulated-operations.gateway.js';
 
 async function moduleFor(env: NodeJS.ProcessEnv) {
   const config = loadAppConfig({ NODE_ENV: 'test', ...env });
@@ -46,31 +38,7 @@ describe(OperationsModule.name, () => {
     expect((gateway as unknown as { inner: unknown }).inner).toBeInstanceOf(HttpOperationsGateway);
   });
 
-  it('uses the built-in simulator otherwise, with no resilience around it', async () => {
-    const { gateway, resilience } = await moduleFor({});
-
-    expect(gateway).toBeInstanceOf(SimulatedOperationsGateway);
-    expect(resilience).toBeNull();
-    const page = await gateway.listChangedProcesses({ updatedSince: null, cursor: null, limit: 5 });
-    expect(page.items.length).toBeGreaterThan(0);
+  it('refuses to start without OPERATIONS_BASE_URL, naming the variable', async () => {
+    await expect(moduleFor({})).rejects.toThrow(/OPERATIONS_BASE_URL: required/);
   });
-
-  it.each(Object.keys(OPERATIONS_ADAPTERS) as OperationsAdapterName[])(
-    'builds the %s adapter inside the resilience policies exactly when it is remote',
-    (name) => {
-      const config = loadAppConfig({
-        NODE_ENV: 'test',
-        OPERATIONS_BASE_URL: 'http://127.0.0.1:9/ops',
-        OPERATIONS_API_KEY: 'k',
-      });
-
-      const gateway = createOperationsGateway(name, {
-        config,
-        http: new HttpService(),
-        clock: new SystemClock(),
-      });
-
-      expect(gateway instanceof ResilientOperationsGateway).toBe(OPERATIONS_ADAPTERS[name].remote);
-    },
-  );
 });

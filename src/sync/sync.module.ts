@@ -14,6 +14,10 @@ import { SyncStateRepository } from './sync-state.repository.js';
 import { SyncScheduler } from './sync.scheduler.js';
 import { PrometheusSyncMetrics, SyncMetrics } from './sync.metrics.js';
 import { SyncService } from './sync.service.js';
+import { NotificationReplayGuard } from './notifications/notification-replay.guard.js';
+import { NotificationSignatureGuard } from './notifications/notification-signature.guard.js';
+import { OperationsNotificationsController } from './notifications/operations-notifications.controller.js';
+import { SyncOnDemand } from './notifications/sync-on-demand.js';
 
 /** The sync lock for the configured database (PostgreSQL advisory lock, or in-process on PGlite). */
 export const syncLockProvider = {
@@ -32,12 +36,17 @@ export const SYNC_PROVIDERS = [
   SyncService,
 ];
 
-/** Pulls changes from the operations system on a schedule; exports {@link SyncService} for status and on-demand runs. */
+/**
+ * Pulls changes from the operations system on a schedule and when it notifies a change; exports {@link SyncService} for status and on-demand runs. */
 @Module({
   imports: [ScheduleModule.forRoot(), ClockModule, OperationsModule, ChangesModule, MetricsModule],
+  controllers: [OperationsNotificationsController],
   providers: [
     ...SYNC_PROVIDERS,
     SyncScheduler,
+    SyncOnDemand,
+    NotificationSignatureGuard,
+    NotificationReplayGuard,
     { provide: SyncMetrics, useClass: PrometheusSyncMetrics },
     SyncStateGauges,
   ],

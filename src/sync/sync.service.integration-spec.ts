@@ -4,14 +4,10 @@ import { Logger } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
 import { anEvent, anOperationsProcess } from '../testing/operations-process.factory.js';
-import { FakeClock } from '../testing/fake-clock.js';
 import { FakeOperationsGateway } from '../testing/fake-operations.gateway.js';
 import { SystemClock } from '../common/clock.js';
-import { DAY_MS } from '../common/instant.js';
 import { DatabaseService, type DatabaseOptions } from '../database/database.service.js';
 import { OperationsGateway } from '../operations/operations.gateway.js';
-import { OperationsSimulator } from '../operations/simulator/operations-simulator.js';
-import { SimulatedOperationsGateway } from '../operations/simulator/simulated-operations.gateway.js';
 import type { ChangedProcessesPage, OperationsProcess } from '../operations/operations.types.js';
 import { rowsOf } from '../database/sql-rows.js';
 import { ProcessPageWriter } from './process-page.writer.js';
@@ -395,107 +391,5 @@ describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} on %s`, (target) => {
     const next = newSync();
     expect(await next.run()).toMatchObject({ status: 'succeeded', pages: 1, processed: 5 });
     expect(await counts()).toEqual(expectedCounts(upstream.all()));
-  });
-});
-
-describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the simulator on %s`, (target) => {
-  let database: DatabaseService;
-  let dispose: () => Promise<void>;
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    ({ database, dispose } = await connectTestDatabase(target));
-  });
-  afterAll(() => dispose());
-
-  /** What the database holds, in the simulator's terms. */
-  async function storedView() {
-    const processes = await rowsOf<{
-      numero: string;
-      updated_at: string;
-      follow_count: number;
-      status: string;
-    }>(
-      database.db,
-      sql`SELECT numero, status, follow_count,
-                 to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
-            FROM processes ORDER BY numero`,
-    );
-    const events = await rowsOf<{ key: string }>(
-      database.db,
-      sql`SELECT process_numero || '/' || id AS key FROM follow_up_events ORDER BY 1`,
-    );
-    const containers = await rowsOf<{ key: string }>(
-      database.db,
-      sql`SELECT process_numero || '/' || position || '/' || container_number AS key FROM process_containers ORDER BY 1`,
-    );
-    return { processes, events: events.map((row) => row.key), containers: containers.map((row) => row.key) };
-  }
-
-  function upstreamView(simulator: OperationsSimulator, now: Date) {
-    const all = [...simulator.processesAt(now)].sort((a, b) => (a.numero < b.numero ? -1 : 1));
-    return {
-      processes: all.map((process) => ({
-        numero: process.numero,
-        status: process.status,
-        follow_count: process.events.length,
-        updated_at: new Date(process.updatedAt).toISOString(),
-      })),
-      events: all.flatMap((process) => process.events.map((event) => `${process.numero}/${event.id}`)).sort(),
-      containers: all
-        .flatMap((process) =>
-          process.containers.map((number, position) => `${process.numero}/${position}/${number}`),
-        )
-        .sort(),
-    };
-  }
-
-  it('mirrors the simulator as its clock moves: new processes and events in, retracted events out', async () => {
-    // One clock for the simulator and the sync, as in the application.
-    const clock = new FakeClock(new Date('2026-03-14T12:00:00Z'));
-    // Opening over 30 days, 20 of them past: many processes are under way, some yet to open.
-    const simulator = new OperationsSimulator({
-      seed: 7,
-      processCount: 300,
-      customerCount: 4,
-      epoch: new Date(clock.now().getTime() - 20 * DAY_MS),
-      openWindowDays: 30,
-    });
-    const sut = new SyncService(
-      database,
-      new SimulatedOperationsGateway(simulator, clock),
-      SyncLock.for(database, null),
-      clock,
-      new SyncStateRepository(database),
-      new ProcessPageWriter(new ChangeRecorder()),
-      { pageSize: 100 },
-    );
-
-    await sut.run();
-    let before = upstreamView(simulator, clock.now());
-    const initialCount = before.processes.length;
-    expect(await storedView()).toEqual(before);
-
-    let retracted = 0;
-    for (const step of Array<number>(8).fill(DAY_MS / 2)) {
-      clock.advance(step);
-      const after = upstreamView(simulator, clock.now());
-      const previous = new Map(before.processes.map((process) => [process.numero, process.updated_at]));
-      const changed = after.processes.filter(
-        (process) => previous.get(process.numero) !== process.updated_at,
-      );
-      retracted += before.events.filter((key) => !after.events.includes(key)).length;
-
-      const outcome = await sut.run();
-
-      expect(outcome).toMatchObject({ status: 'succeeded', processed: changed.length, rejected: 0 });
-      // Only changed processes come back, plus the few inside the overlap window.
-      expect(outcome.fetched - changed.length).toBeLessThanOrEqual(5);
-      expect(await storedView()).toEqual(after);
-      expect(await staleListItems(database)).toEqual([]);
-      before = after;
-    }
-    expect(retracted).toBeGreaterThan(0);
-    expect(before.processes.length).toBeGreaterThan(initialCount);
   });
 });

@@ -15,15 +15,20 @@ import { customers } from '../../src/database/schema.js';
 import { sql } from 'drizzle-orm';
 import type { UserRole } from '../../src/domain/authenticated-user.js';
 import { OpenApiConformance } from './openapi-conformance.js';
+import { OperationsGateway } from '../../src/operations/operations.gateway.js';
+import { FakeOperationsGateway } from '../../src/testing/fake-operations.gateway.js';
 import { createTestDatabase, type TestDatabase } from '../../src/testing/test-database.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
 export interface TestAppOptions {
   target?: 'pglite' | 'postgres';
-  /** Extra environment, as the service would read it. */
+  /**
+   * Extra environment, as the service would read it. Without `OPERATIONS_BASE_URL` (a sandbox's,
+   * see support/sandbox.ts) the operations system is an empty {@link FakeOperationsGateway}.
+   */
   env?: Record<string, string>;
-  /** Further provider overrides (fakes). */
+  /** Further provider overrides (fakes), after that default one. */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Another instance of the service on that app's database (PostgreSQL); its owner drops it. */
   sharingDatabaseOf?: TestApp;
@@ -78,11 +83,14 @@ export class TestApp {
     let builder = Test.createTestingModule({ imports: [AppModule] })
       .overrideProvider(AppConfig)
       .useValue(config);
+    if (config.operations.baseUrl === null) {
+      builder = builder.overrideProvider(OperationsGateway).useValue(new FakeOperationsGateway());
+    }
     builder = options.override?.(builder) ?? builder;
     const moduleRef = await builder.compile();
     const app = moduleRef.createNestApplication<NestExpressApplication>(
       new ServiceExpressAdapter(options.httpServerTimeouts),
-      { bodyParser: false, logger: false },
+      { bodyParser: false, rawBody: true, logger: false },
     );
     configureApp(app);
     await app.init();

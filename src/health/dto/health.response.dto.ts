@@ -40,13 +40,13 @@ export class HealthIndicatorDto {
 
   @ApiPropertyOptional({
     example: 'http',
-    description: '`operations`: the adapter to the operations system (`built-in` for the simulator)',
+    description: '`operations`: the adapter to the operations system',
   })
   adapter?: string;
 
   @ApiPropertyOptional({
     enum: ['closed', 'open', 'half-open', 'isolated'],
-    description: '`operations`: the circuit breaker around the adapter (absent for the built-in simulator)',
+    description: '`operations`: the circuit breaker around the adapter',
   })
   circuit?: OperationsCircuitState;
 
