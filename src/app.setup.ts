@@ -106,6 +106,7 @@ export function configureApp(app: NestExpressApplication): void {
   if (config.portal.enabled) servePortal(app);
   // Before the parsers, so that their 400/413 answers are not cached either.
   app.use('/api/auth', noStore);
+  app.use('/api/oauth', noStore);
   app.use(queryStringLimit);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });

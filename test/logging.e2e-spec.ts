@@ -105,6 +105,64 @@ describe('Logs', () => {
     });
   });
 
+  it('keeps refresh tokens, client secrets, client tokens and the token endpoint’s form out of the logs', async () => {
+    const signIn = (await testApp.http.post('/api/auth/login').send({ username: 'acme', password: PASSWORD }))
+      .body as {
+      accessToken: string;
+      refreshToken: string;
+    };
+    const refreshed = await testApp.http
+      .post('/api/auth/refresh')
+      .send({ refreshToken: signIn.refreshToken })
+      .expect(200);
+    const user = { Authorization: `Bearer ${signIn.accessToken}` };
+    const client = (
+      await testApp.http
+        .post('/api/clients')
+        .set(user)
+        .send({ name: 'ERP', scopes: ['processes:read'] })
+        .expect(201)
+    ).body as { id: string; clientId: string; clientSecret: string };
+    const rotated = (await testApp.http.post(`/api/clients/${client.id}/secret`).set(user).expect(200))
+      .body as {
+      clientSecret: string;
+    };
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${rotated.clientSecret}`).toString('base64')}`;
+    const issued = await testApp.http
+      .post('/api/oauth/token')
+      .set('Authorization', basic)
+      .type('form')
+      .send({ grant_type: 'client_credentials' })
+      .expect(200);
+    const wrongSecret = `${client.clientSecret}-wrong`;
+    await testApp.http
+      .post('/api/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: wrongSecret })
+      .expect(401);
+    const clientToken = issued.body.access_token as string;
+    await testApp.http.get('/api/processes').set('Authorization', `Bearer ${clientToken}`).expect(200);
+
+    const text = output.join('');
+    for (const secret of [
+      signIn.refreshToken,
+      refreshed.body.refreshToken as string,
+      refreshed.body.accessToken as string,
+      client.clientSecret,
+      rotated.clientSecret,
+      wrongSecret,
+      basic.slice('Basic '.length),
+      clientToken,
+      ...clientToken.split('.'),
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(requestLine(String(issued.headers['x-request-id']))).toMatchObject({
+      route: '/api/oauth/token',
+      res: { statusCode: 200 },
+    });
+  });
+
   it('logs a request refused before routing, with the id it answered with', async () => {
     const response = await testApp.http
       .post('/api/auth/login')

@@ -164,14 +164,20 @@ describe('OpenAPI document', () => {
     it('names each operation for the client that calls it', () => {
       expect(operations.map(({ operation }) => operation.operationId).sort()).toEqual(
         [
+          'createClient',
           'createWebhook',
+          'deleteClient',
           'deleteWebhook',
+          'getAuthorizationServerMetadata',
+          'getClient',
           'getLiveness',
           'getMetrics',
           'getProcess',
           'getReadiness',
           'getWebhook',
+          'issueToken',
           'listChanges',
+          'listClients',
           'listProcesses',
           'listWebhookDeliveries',
           'listWebhooks',
@@ -179,9 +185,11 @@ describe('OpenAPI document', () => {
           'logout',
           'refreshToken',
           'replayWebhook',
+          'rotateClientSecret',
           'rotateWebhookSecret',
           'streamChanges',
           'trackingRetired',
+          'updateClient',
           'updateWebhook',
         ].sort(),
       );
@@ -204,7 +212,10 @@ describe('OpenAPI document', () => {
         : testApp.http.get(concrete(path, operation)));
       if (operation.security!.length === 0) expect(response.status).not.toBe(401);
       else {
-        expect(operation.security).toEqual([{ bearer: [] }]);
+        // A user's token, or (but where only a user's own token will do) a client's with one scope.
+        expect([[{ bearer: [] }], [{ bearer: [] }, { oauth2: [expect.any(String)] }]]).toContainEqual(
+          operation.security,
+        );
         expect(response.status).toBe(401);
       }
     });
@@ -223,7 +234,10 @@ describe('OpenAPI document', () => {
       for (const { path, operation } of operations) {
         for (const [status, response] of Object.entries(operation.responses)) {
           if (!/^[45]\d\d$/.test(status)) continue;
-          const example = response.content?.['application/problem+json']?.example;
+          // The token endpoint's errors are OAuth error objects, application/json.
+          const content =
+            response.content?.['application/problem+json'] ?? response.content?.['application/json'];
+          const example = content?.example;
           expect({ id: operation.operationId, status, example }).toMatchObject({
             example: { status: Number(status), instance: concrete(path, operation) },
           });

@@ -3,6 +3,7 @@ import { followChangeStream } from './change-stream';
 import { renderDetail } from './detail-view';
 import { byId, formatDate, formatInstant, h } from './dom';
 import { renderTimeline } from './timeline';
+import { SystemsView } from './systems-view';
 import { WebhooksView } from './webhooks-view';
 
 const SORT_ORDERS: Array<NonNullable<ListQuery['sort']>> = [
@@ -72,27 +73,29 @@ const webhooksView = new WebhooksView(api, {
   announce,
 });
 
-/** The processes (list and detail) or the webhooks: the view switcher marks the one shown. */
-function showView(view: 'processes' | 'webhooks'): void {
-  const webhooks = view === 'webhooks';
-  workspace.hidden = webhooks;
-  if (webhooks) {
-    detailPanel.hidden = true;
-    void webhooksView.show();
-  } else {
-    webhooksView.hide();
-  }
-  for (const [id, current] of [
-    ['show-processes', !webhooks],
-    ['show-webhooks', webhooks],
-  ] as const) {
-    if (current) byId(id).setAttribute('aria-current', 'page');
-    else byId(id).removeAttribute('aria-current');
+const systemsView = new SystemsView(api, {
+  onFailure: (error) => handleFailure(error),
+  onSuccess: clearAlert,
+  announce,
+});
+
+const VIEWS = ['processes', 'webhooks', 'systems'] as const;
+
+/** The processes (list and detail), the webhooks or the systems: the view switcher marks the one shown. */
+function showView(view: (typeof VIEWS)[number]): void {
+  workspace.hidden = view !== 'processes';
+  if (view !== 'processes') detailPanel.hidden = true;
+  if (view === 'webhooks') void webhooksView.show();
+  else webhooksView.hide();
+  if (view === 'systems') void systemsView.show();
+  else systemsView.hide();
+  for (const each of VIEWS) {
+    if (each === view) byId(`show-${each}`).setAttribute('aria-current', 'page');
+    else byId(`show-${each}`).removeAttribute('aria-current');
   }
 }
 
-byId('show-processes').addEventListener('click', () => showView('processes'));
-byId('show-webhooks').addEventListener('click', () => showView('webhooks'));
+for (const view of VIEWS) byId(`show-${view}`).addEventListener('click', () => showView(view));
 
 function showSignedIn(username: string | null): void {
   const signedIn = username !== null;
@@ -334,9 +337,10 @@ function startFollowing(): void {
   live.hidden = false;
   const follow = async (): Promise<void> => {
     while (!controller.signal.aborted && api.bearer !== null) {
+      const token = api.bearer;
       const outcome = await followChangeStream({
         baseUrl: api.baseUrl,
-        token: api.bearer,
+        token,
         lastEventId,
         signal: controller.signal,
         onEvent: (event) => {
@@ -345,8 +349,10 @@ function startFollowing(): void {
         },
       });
       if (outcome === 'unavailable') return revalidateEvery(controller.signal);
-      if (outcome === 'unauthorized')
+      if (outcome === 'unauthorized') {
+        if ((await api.tokenAfterRefusal(token)) !== null) continue;
         return handleFailure(new ApiProblem(401, 'Signed out', 'Your session has ended. Sign in again.', []));
+      }
       live.textContent = '● Live';
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }

@@ -15,7 +15,6 @@ import {
 } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiBearerAuth,
   ApiConsumes,
   ApiCreatedResponse,
   ApiExtraModels,
@@ -29,6 +28,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedUser } from '../domain/authenticated-user.js';
+import { RequiresScope } from '../auth/access/requires-access.decorator.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
@@ -115,7 +115,7 @@ const INVALID_LIMIT = {
 } as const;
 
 @ApiTags('webhooks')
-@ApiBearerAuth()
+@RequiresScope('webhooks:manage')
 @ApiExtraModels(WebhookPayloadDto)
 @Controller('api/webhooks')
 export class WebhooksController {
