@@ -47,8 +47,14 @@ const isOfType = (schema: SchemaObject | undefined, type: string): boolean =>
   schema?.type === type || (Array.isArray(schema?.type) && schema.type.includes(type));
 
 /** The string members of a body schema (an array of strings counts: each item is one). */
-function stringMembers(schema: SchemaObject): Array<{ name: string; isArray: boolean; isEnum: boolean }> {
-  return Object.entries(schema.properties ?? {}).flatMap(([name, member]) => {
+interface StringMember {
+  name: string;
+  isArray: boolean;
+  isEnum: boolean;
+}
+
+function stringMembers(schema: SchemaObject): StringMember[] {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, member]): StringMember[] => {
     if (isOfType(member, 'string')) return [{ name, isArray: false, isEnum: member.enum !== undefined }];
     if (isOfType(member, 'array') && isOfType(member.items, 'string')) {
       return [{ name, isArray: true, isEnum: member.items?.enum !== undefined }];

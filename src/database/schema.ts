@@ -372,9 +372,6 @@ export const webhookSubscriptions = pgTable(
     nextAttemptAt: instant('next_attempt_at'),
     /** The signing secret, AES-256-GCM encrypted with the configured key. */
     secret: text('secret').notNull(),
-    /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
-    previousSecret: text('previous_secret'),
-    previousSecretExpiresAt: instant('previous_secret_expires_at'),
     leaseOwner: text('lease_owner'),
     leaseExpiresAt: instant('lease_expires_at'),
     createdAt: instant('created_at').notNull(),
@@ -389,6 +386,19 @@ export const webhookSubscriptions = pgTable(
     check('webhook_subscriptions_status_check', oneOf('status', WEBHOOK_STATUSES)),
     check('webhook_subscriptions_failed_attempts_check', sql`${table.failedAttempts} >= 0`),
   ],
+);
+
+/** Secrets a rotation replaced, each still signing until its `expires_at` (encrypted as `secret` is). */
+export const webhookRetiredSecrets = pgTable(
+  'webhook_retired_secrets',
+  {
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    secret: text('secret').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (table) => [index('webhook_retired_secrets_subscription_idx').on(table.subscriptionId, table.expiresAt)],
 );
 
 /** Every attempt to deliver a change to a subscription, for its owner to see what happened. */

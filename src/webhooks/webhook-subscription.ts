@@ -33,5 +33,5 @@ export interface WebhookDelivery {
 
 /** At most this many subscriptions per user. */
 export const WEBHOOKS_PER_USER = 10;
-/** After a rotation the previous secret goes on signing this long. */
-export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
+/** After a rotation every secret it replaced goes on signing this long. */
+export const REPLACED_SECRET_VALID_MS = 24 * 60 * 60 * 1000;

@@ -230,8 +230,9 @@ export class WebhooksController {
     operationId: 'rotateWebhookSecret',
     summary: 'Give a webhook a new signing secret',
     description:
-      'For 24 h deliveries are signed with both the new and the old secret (`webhook-signature` lists two ' +
-      'signatures), so the receiver can switch to the new one at its own pace.',
+      'Every secret replaced goes on signing for 24 h after its replacement (`webhook-signature` lists one ' +
+      'signature a live secret: two rotations in a day give three), so the receiver can switch to the new one at ' +
+      'its own pace.',
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: WebhookSecretResponseDto, headers: { ...NO_STORE, ...RATE_LIMIT_HEADERS } })

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { DatabaseService } from '../database/database.service.js';
 import { users, webhookDeliveries, webhookSubscriptions, type WebhookStatus } from '../database/schema.js';
+import { rowsOf } from '../database/sql-rows.js';
 import type { ChangeKind } from '../domain/change-kinds.js';
 import type { WebhookDelivery, WebhookSubscription } from './webhook-subscription.js';
 
@@ -116,24 +117,31 @@ export class WebhooksRepository {
     return row?.secret ?? null;
   }
 
-  /** Signs with `secret` from now on, and with the one it replaces until `previousExpiresAt`. */
+  /**
+   * Signs with `secret` from now on; the one it replaces goes on signing until `replacedExpiresAt`,
+   * beside those earlier rotations replaced that have not expired (expired ones are dropped).
+   */
   async rotateSecret(
     id: string,
     ownerId: string,
     secret: string,
-    previousExpiresAt: Date,
+    replacedExpiresAt: Date,
     now: Date,
   ): Promise<boolean> {
-    const rows = await this.database.db
-      .update(webhookSubscriptions)
-      .set({
-        previousSecret: sql`${webhookSubscriptions.secret}`,
-        previousSecretExpiresAt: previousExpiresAt.toISOString(),
-        secret,
-        updatedAt: now.toISOString(),
-      })
-      .where(owned(id, ownerId))
-      .returning({ id: webhookSubscriptions.id });
+    const rows = await rowsOf<{ id: string }>(
+      this.database.db,
+      sql`WITH replaced AS (
+            SELECT id, secret FROM webhook_subscriptions WHERE id = ${id} AND owner_id = ${ownerId} FOR UPDATE),
+          retired AS (
+            INSERT INTO webhook_retired_secrets (subscription_id, secret, expires_at)
+            SELECT id, secret, ${replacedExpiresAt.toISOString()}::timestamptz FROM replaced),
+          expired AS (
+            DELETE FROM webhook_retired_secrets
+             WHERE subscription_id IN (SELECT id FROM replaced) AND expires_at <= ${now.toISOString()}::timestamptz)
+          UPDATE webhook_subscriptions s SET secret = ${secret}, updated_at = ${now.toISOString()}::timestamptz
+            FROM replaced WHERE s.id = replaced.id
+          RETURNING s.id`,
+    );
     return rows.length > 0;
   }
 

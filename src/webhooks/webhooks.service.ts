@@ -9,7 +9,7 @@ import { SecretCipher } from './security/secret-cipher.js';
 import { newWebhookSecret } from './security/webhook-secret.js';
 import { TargetRefusedError, WebhookTargetPolicy } from './security/webhook-target-policy.js';
 import {
-  PREVIOUS_SECRET_VALID_MS,
+  REPLACED_SECRET_VALID_MS,
   WEBHOOKS_PER_USER,
   type WebhookDelivery,
   type WebhookSubscription,
@@ -85,17 +85,17 @@ export class WebhooksService {
     if (!UUID.test(id) || !(await this.repository.delete(id, user.id))) throw notFound();
   }
 
-  /** A new secret; the one it replaces goes on signing for 24 h beside it. */
+  /** A new secret; the one it replaces goes on signing for 24 h beside it (as do earlier ones, for their 24 h). */
   async rotateSecret(user: AuthenticatedUser, id: string): Promise<string> {
     await this.get(user, id);
     const secret = newWebhookSecret();
     const now = this.clock.now();
-    const previousExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS);
+    const replacedExpiresAt = new Date(now.getTime() + REPLACED_SECRET_VALID_MS);
     const rotated = await this.repository.rotateSecret(
       id,
       user.id,
       this.cipher.encrypt(secret),
-      previousExpiresAt,
+      replacedExpiresAt,
       now,
     );
     if (!rotated) throw notFound();

@@ -368,6 +368,43 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
     ]);
   });
 
+  it('signs with every secret replaced within 24 h: three signatures after two rotations', async () => {
+    const created = await subscribe({});
+    const rotate = async () =>
+      (
+        (
+          await testApp.http
+            .post(`/api/webhooks/${created.id}/secret`)
+            .set('Authorization', `Bearer ${token}`)
+            .expect(200)
+        ).body as { secret: string }
+      ).secret;
+    const second = await rotate();
+    clock.advance(3600_000);
+    const third = await rotate();
+    /** Which of the three secrets Standard Webhooks' library accepts the next delivery with, as it arrives. */
+    const nextVerdicts = async (numero: string) => {
+      await recordChanges(testApp, aChange('acme', numero));
+      await deliverer.drain();
+      const delivery = receiver.received.at(-1)!;
+      return [created.secret, second, third].map((secret) => verifiedWith(secret, delivery, clock));
+    };
+
+    const verdicts = [await nextVerdicts('IMP-15')];
+    // The first replaced secret's 24 h end first, then the second's, an hour later.
+    clock.advance(23 * 3600_000 + 1000);
+    verdicts.push(await nextVerdicts('IMP-16'));
+    clock.advance(3600_000);
+    verdicts.push(await nextVerdicts('IMP-17'));
+
+    expect(receiver.received.map((delivery) => delivery.signature.split(' ').length)).toEqual([3, 2, 1]);
+    expect(verdicts).toEqual([
+      [true, true, true],
+      [false, true, true],
+      [false, false, true],
+    ]);
+  });
+
   it('holds back only the failing subscription: a dead and a hanging receiver beside a healthy one', async () => {
     const dead = await subscribe({ url: `http://127.0.0.1:${await closedPort()}/hooks` });
     const hangingReceiver = await WebhookReceiver.start();

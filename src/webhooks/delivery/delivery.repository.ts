@@ -18,8 +18,8 @@ export interface LeasedSubscription {
   failedAttempts: number;
   /** Encrypted. */
   secret: string;
-  /** Encrypted; null when none, or when it no longer signs. */
-  previousSecret: string | null;
+  /** Encrypted: those rotations replaced that still sign, the latest replaced first. */
+  retiredSecrets: string[];
 }
 
 /** The next change for a subscription, as the feed stores it. */
@@ -69,7 +69,7 @@ interface LeasedRow {
   position: string;
   failed_attempts: number;
   secret: string;
-  previous_secret: string | null;
+  retired_secrets: string[];
 }
 
 interface NextChangeRow {
@@ -131,8 +131,9 @@ export class DeliveryRepository {
               LIMIT ${limit}
               FOR UPDATE SKIP LOCKED)
           RETURNING s.id, s.url, s.kinds, s.customer_ids, s.position::text, s.failed_attempts, s.secret,
-                    CASE WHEN s.previous_secret_expires_at > ${now.toISOString()}::timestamptz
-                         THEN s.previous_secret END AS previous_secret`,
+                    ARRAY(SELECT r.secret FROM webhook_retired_secrets r
+                           WHERE r.subscription_id = s.id AND r.expires_at > ${now.toISOString()}::timestamptz
+                           ORDER BY r.expires_at DESC) AS retired_secrets`,
     );
     return rows.map((row) => ({
       id: row.id,
@@ -142,7 +143,7 @@ export class DeliveryRepository {
       position: Number(row.position),
       failedAttempts: row.failed_attempts,
       secret: row.secret,
-      previousSecret: row.previous_secret,
+      retiredSecrets: row.retired_secrets,
     }));
   }
 

@@ -253,19 +253,22 @@ export class WebhookDeliverer {
     return { nextAttemptAt: new Date(now.getTime() + delay), disabledReason: null };
   }
 
-  /** The current secret, and the previous one while it still signs; null when the current cannot be read. */
+  /**
+   * The current secret, and those rotations replaced while they still sign (one that cannot be read
+   * is left out); null when the current cannot be read.
+   */
   private signingSecrets(subscription: LeasedSubscription): string[] | null {
-    let current: string;
+    const current = this.decrypted(subscription.secret);
+    if (current === null) return null;
+    const retired = subscription.retiredSecrets.map((secret) => this.decrypted(secret));
+    return [current, ...retired.filter((secret) => secret !== null)];
+  }
+
+  private decrypted(secret: string): string | null {
     try {
-      current = this.cipher.decrypt(subscription.secret);
+      return this.cipher.decrypt(secret);
     } catch {
       return null;
-    }
-    if (subscription.previousSecret === null) return [current];
-    try {
-      return [current, this.cipher.decrypt(subscription.previousSecret)];
-    } catch {
-      return [current];
     }
   }
 

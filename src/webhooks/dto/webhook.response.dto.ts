@@ -80,7 +80,8 @@ export class WebhookListResponseDto {
 export class WebhookSecretResponseDto {
   @ApiProperty({
     description:
-      'The new signing secret, shown only here. For 24 h deliveries carry two signatures, the new secret’s and the old one’s',
+      'The new signing secret, shown only here. Every secret it replaces goes on signing for 24 h after its ' +
+      'replacement: deliveries carry one signature a live secret',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   secret!: string;
