@@ -411,7 +411,8 @@ export const webhookDeliveries = pgTable(
       .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
     /** The change's cursor: the `webhook-id` sent. */
     messageId: text('message_id').notNull(),
-    kind: text('kind', { enum: CHANGE_KINDS }).notNull(),
+    /** A change's kind, or the test message's (`WEBHOOK_TEST`). */
+    kind: text('kind').notNull(),
     attempt: integer('attempt').notNull(),
     attemptedAt: instant('attempted_at').notNull(),
     responseStatus: integer('response_status'),

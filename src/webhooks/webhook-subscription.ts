@@ -1,5 +1,6 @@
 import type { ChangeKind } from '../domain/change-kinds.js';
 import type { WebhookStatus } from '../database/schema.js';
+import type { DeliveryKind } from './webhook-message.js';
 
 /** A subscription as the API shows it (never its secret). */
 export interface WebhookSubscription {
@@ -22,7 +23,7 @@ export interface WebhookSubscription {
 export interface WebhookDelivery {
   id: number;
   messageId: string;
-  kind: ChangeKind;
+  kind: DeliveryKind;
   attempt: number;
   attemptedAt: Date;
   responseStatus: number | null;

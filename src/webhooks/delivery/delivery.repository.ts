@@ -42,6 +42,14 @@ export interface NextChange {
   prunedThrough: number;
 }
 
+/** Where a message for a subscription goes and the secrets that sign it (encrypted). */
+export interface SigningTarget {
+  url: string;
+  secret: string;
+  /** Those rotations replaced that still sign, the latest replaced first. */
+  retiredSecrets: string[];
+}
+
 /** The row an attempt leaves in the deliveries log (its id is the database's). */
 export type AttemptLog = Omit<WebhookDelivery, 'id'>;
 
@@ -261,6 +269,52 @@ export class DeliveryRepository {
           RETURNING id`,
     );
     return logged.length > 0;
+  }
+
+  /** A subscription's URL and live secrets, whatever its status or lease; null once it is deleted. */
+  async signingTarget(subscriptionId: string, now: Date): Promise<SigningTarget | null> {
+    const [row] = await rowsOf<{ url: string; secret: string; retired_secrets: string[] }>(
+      this.database.db,
+      sql`SELECT s.url, s.secret,
+                 ARRAY(SELECT r.secret FROM webhook_retired_secrets r
+                        WHERE r.subscription_id = s.id AND r.expires_at > ${now.toISOString()}::timestamptz
+                        ORDER BY r.expires_at DESC) AS retired_secrets
+            FROM webhook_subscriptions s WHERE s.id = ${subscriptionId}`,
+    );
+    return row === undefined
+      ? null
+      : { url: row.url, secret: row.secret, retiredSecrets: row.retired_secrets };
+  }
+
+  /** The change at `position` as the feed stores it; null when retention deleted it. */
+  async changeAt(position: number): Promise<PendingChange | null> {
+    const [row] = await rowsOf<{ cursor: string; kind: ChangeKind; recorded_at_ms: string; body: string }>(
+      this.database.db,
+      sql`SELECT change_cursor(position) AS cursor, kind,
+                 (extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms, body
+            FROM process_changes WHERE position = ${position}`,
+    );
+    return row === undefined
+      ? null
+      : {
+          position,
+          cursor: row.cursor,
+          kind: row.kind,
+          recordedAtMs: Number(row.recorded_at_ms),
+          json: row.body,
+        };
+  }
+
+  /** Logs an attempt made outside the feed's order (a test message, a resend): the position stays. */
+  async logOutOfOrder(subscriptionId: string, log: AttemptLog): Promise<void> {
+    await this.database.db.execute(
+      sql`INSERT INTO webhook_deliveries (subscription_id, message_id, kind, attempt, attempted_at,
+                                          response_status, duration_ms, error, next_attempt_at)
+          SELECT id, ${log.messageId}::text, ${log.kind}::text, ${log.attempt}::int,
+                 ${log.attemptedAt.toISOString()}::timestamptz,
+                 ${log.responseStatus}::int, ${log.durationMs}::int, ${log.error}::text, NULL
+            FROM webhook_subscriptions WHERE id = ${subscriptionId}`,
+    );
   }
 
   /** Gives the lease back, so that any instance may take the subscription when it is next due. */

@@ -7,7 +7,8 @@ import { toUtcInstant } from '../../common/instant.js';
 import { DatabaseService } from '../../database/database.service.js';
 import type { NotificationSubscription } from '../../database/notification-listener.js';
 import { SecretCipher } from '../security/secret-cipher.js';
-import { signatureHeader } from '../security/webhook-signature.js';
+import { deliveryHeaders } from '../security/webhook-signature.js';
+import { signingSecrets } from '../security/signing-secrets.js';
 import { deliveryBody } from '../webhook-message.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
 import { verdictOf, type AttemptVerdict } from './delivery-outcomes.js';
@@ -173,7 +174,7 @@ export class WebhookDeliverer {
       }
       return false;
     }
-    const secrets = this.signingSecrets(subscription);
+    const secrets = signingSecrets(this.cipher, subscription.secret, subscription.retiredSecrets);
     if (secrets === null) {
       await this.repository.disable(subscription, this.instanceId, SECRET_UNREADABLE_REASON);
       return false;
@@ -191,13 +192,7 @@ export class WebhookDeliverer {
     const body = deliveryBody(change.kind, toUtcInstant(new Date(change.recordedAtMs)), change.json);
     const outcome = await this.transport.send({
       url: subscription.url,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'process-lookup-webhooks/1',
-        'webhook-id': change.cursor,
-        'webhook-timestamp': String(timestampSeconds),
-        'webhook-signature': signatureHeader({ messageId: change.cursor, timestampSeconds, body }, secrets),
-      },
+      headers: deliveryHeaders({ messageId: change.cursor, timestampSeconds, body }, secrets),
       body,
       signal: this.stopping.signal,
     });
@@ -251,25 +246,6 @@ export class WebhookDeliverer {
       };
     }
     return { nextAttemptAt: new Date(now.getTime() + delay), disabledReason: null };
-  }
-
-  /**
-   * The current secret, and those rotations replaced while they still sign (one that cannot be read
-   * is left out); null when the current cannot be read.
-   */
-  private signingSecrets(subscription: LeasedSubscription): string[] | null {
-    const current = this.decrypted(subscription.secret);
-    if (current === null) return null;
-    const retired = subscription.retiredSecrets.map((secret) => this.decrypted(secret));
-    return [current, ...retired.filter((secret) => secret !== null)];
-  }
-
-  private decrypted(secret: string): string | null {
-    try {
-      return this.cipher.decrypt(secret);
-    } catch {
-      return null;
-    }
   }
 
   private leaseFrom(now: Date): Date {
