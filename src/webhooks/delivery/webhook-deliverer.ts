@@ -25,8 +25,15 @@ import { WebhookTransport } from './webhook-transport.js';
 export const LEASE_MS = 20_000;
 /** Due retries and expired leases are looked for this often (new changes wake the deliverer at once). */
 const POLL_EVERY_MS = 1000;
-/** Subscriptions this instance delivers to at once: a slow receiver holds back only its own. */
-const CONCURRENT_SUBSCRIPTIONS = 32;
+/**
+ * Subscriptions this instance delivers to at once. A receiver that never answers holds its
+ * subscription's place for the whole 15 s of an attempt, but what it holds is a socket and a
+ * pending promise, not a core nor a database connection (those are taken only between attempts,
+ * and requests come first: `DeliveryPacer`). So the places are many: hundreds of dead receivers
+ * leave room for every healthy subscription, whose next change goes out as soon as it is recorded,
+ * and a slow receiver holds back only its own subscription.
+ */
+const SUBSCRIPTIONS_IN_FLIGHT = 512;
 /** Changes delivered to one subscription before its lease is given back for others to claim. */
 const CHANGES_PER_TURN = 100;
 
@@ -66,7 +73,7 @@ export class WebhookDeliverer {
     private readonly pacer: DeliveryPacer,
   ) {
     // Every attempt in flight listens for shutdown on this one signal.
-    setMaxListeners(CONCURRENT_SUBSCRIPTIONS + 1, this.stopping.signal);
+    setMaxListeners(SUBSCRIPTIONS_IN_FLIGHT + 1, this.stopping.signal);
   }
 
   /** Delivers from now on: due work is looked for at once, every second, and at each new change. */
@@ -119,7 +126,7 @@ export class WebhookDeliverer {
   }
 
   private async claimAndStart({ paced }: { paced: boolean }): Promise<void> {
-    const room = CONCURRENT_SUBSCRIPTIONS - this.working.size;
+    const room = SUBSCRIPTIONS_IN_FLIGHT - this.working.size;
     if (room <= 0 || this.stopping.signal.aborted) return;
     const now = this.clock.now();
     const claimed = await this.repository.claim(this.instanceId, now, this.leaseFrom(now), room);
