@@ -229,7 +229,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
       await item.getByRole('button', { name: 'Send test' }).click();
       await tested.waitForRequests(1, AbortSignal.timeout(10_000));
       expect(tested.received[0]?.payload.type).toBe('webhook.test');
-      const [{ id }] = (await webhooksOfAcme()) as [{ id: string }];
+      const [{ id }] = (await webhooksOfAcme()) as [{ id: string; status: string }];
       await waitUntil(async () => (await attemptsOf(id)) === 1, 5000);
 
       await item.getByRole('button', { name: 'Deliveries' }).click();
