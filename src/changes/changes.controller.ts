@@ -89,7 +89,6 @@ export class ChangesController {
       'The `id` of the last event received: the stream goes on after it (wins over `after`/`since`); empty is ' +
       'the same as absent',
     schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$', maxLength: 16 },
-    example: 'AAAAAAAAAQn44-hy',
   })
   @ApiOkResponse({
     description:

@@ -16,6 +16,7 @@ import {
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
+  ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
   ApiExtraModels,
@@ -205,6 +206,16 @@ export class WebhooksController {
     callbacks: DELIVERY_CALLBACK,
   })
   @ApiConsumes('application/json')
+  // Whole, so that Swagger UI fills in these members only (not `after` and `since` together).
+  @ApiBody({
+    type: CreateWebhookRequestDto,
+    examples: {
+      erp: {
+        summary: 'Every kind of change, from now on',
+        value: { url: 'https://erp.example.com/hooks/process-lookup', description: 'ERP import' },
+      },
+    },
+  })
   @ApiCreatedResponse({
     type: CreatedWebhookResponseDto,
     headers: {

@@ -31,7 +31,6 @@ export class ListWebhookDeliveriesQueryDto {
     description: 'The `next` of an earlier page: the attempts older than it',
     pattern: DELIVERY_ID.source,
     maxLength: 16,
-    example: '1042',
   })
   @IsOptional()
   @IsParameterMatching((value) => DELIVERY_ID.test(value), 'must be the next of an earlier page')
