@@ -39,6 +39,8 @@ const CORS_REQUEST_HEADERS = [
 const CORS_EXPOSED_HEADERS = [
   'ETag',
   'Link',
+  // The id of a webhook just created, for a browser app.
+  'Location',
   'X-Request-Id',
   'Retry-After',
   'Deprecation',

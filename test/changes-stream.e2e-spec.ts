@@ -182,6 +182,17 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     expect((await changesOf(both, 1)).map((change) => change.numero)).toEqual(['IMP-3']);
   });
 
+  it('takes an empty Last-Event-ID as none: `after` in the query decides', async () => {
+    upstream('IMP-1');
+    upstream('IMP-2');
+    await syncNow(testApp);
+    const [first] = await feed();
+
+    const stream = await open(`?after=${first?.cursor}`, { 'Last-Event-ID': '' });
+
+    expect((await changesOf(stream, 1)).map((change) => change.numero)).toEqual(['IMP-2']);
+  });
+
   it('answers HEAD with the stream’s headers and no stream', async () => {
     const response = await fetch(`${baseUrl}/api/changes/stream`, {
       method: 'HEAD',

@@ -16,6 +16,10 @@ export type WebhookDelivery = components['schemas']['WebhookDeliveryResponseDto'
 export type ChangeKind = NonNullable<Webhook['kinds']>[number];
 export type ClientApplication = components['schemas']['ClientResponseDto'];
 export type Scope = ClientApplication['scopes'][number];
+export type WebhookMessage = components['schemas']['WebhookMessageResponseDto'];
+export type DeliveryOutcome = NonNullable<
+  NonNullable<paths['/api/webhooks/{id}/deliveries']['get']['parameters']['query']>['outcome']
+>;
 
 /** An answer of the API that is not a success, as its problem+json body words it. */
 export class ApiProblem extends Error {
@@ -189,11 +193,42 @@ export class PortalApi {
     );
   }
 
-  /** One page of a webhook's delivery attempts, newest first; `after` is an earlier page's `next`. */
-  async webhookDeliveries(id: string, after?: string): Promise<WebhookDeliveriesPage> {
+  /**
+   * One page of a webhook's delivery attempts, newest first, of one outcome or both; `after` is an
+   * earlier page's `next`.
+   */
+  async webhookDeliveries(
+    id: string,
+    outcome: DeliveryOutcome | undefined,
+    after?: string,
+  ): Promise<WebhookDeliveriesPage> {
     return this.authorized((headers) =>
       this.client.GET('/api/webhooks/{id}/deliveries', {
-        params: { path: { id }, query: { limit: 20, ...(after !== undefined && { after }) } },
+        params: {
+          path: { id },
+          query: {
+            limit: 20,
+            ...(outcome !== undefined && { outcome }),
+            ...(after !== undefined && { after }),
+          },
+        },
+        headers,
+      }),
+    );
+  }
+
+  /** Sends the webhook the test message (once, outside its queue); answers its `webhook-id`. */
+  async sendWebhookTest(id: string): Promise<WebhookMessage> {
+    return this.authorized((headers) =>
+      this.client.POST('/api/webhooks/{id}/test', { params: { path: { id } }, headers }),
+    );
+  }
+
+  /** Sends the message of one attempt again, with its `webhook-id`. */
+  async resendWebhookDelivery(id: string, deliveryId: string): Promise<WebhookMessage> {
+    return this.authorized((headers) =>
+      this.client.POST('/api/webhooks/{id}/deliveries/{deliveryId}/resend', {
+        params: { path: { id, deliveryId } },
         headers,
       }),
     );

@@ -87,9 +87,9 @@ export class ChangesController {
     name: 'Last-Event-ID',
     required: false,
     description:
-      'The `id` of the last event received: the stream goes on after it (wins over `after`/`since`)',
+      'The `id` of the last event received: the stream goes on after it (wins over `after`/`since`); empty is ' +
+      'the same as absent',
     schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$', maxLength: 16 },
-    example: 'AAAAAAAAAQn44-hy',
   })
   @ApiOkResponse({
     description:
@@ -118,6 +118,8 @@ export class ChangesController {
     // The guard allows for clock skew; a stream opened on an expired token would close at once, and
     // its client would reconnect with the same token again and again.
     if (expiresAtMs <= this.clock.now().getTime()) throw unauthorized('expired');
+    // Browsers and EventSource polyfills send it empty on some reconnections: that is none.
+    if (lastEventId === '') lastEventId = undefined;
     if (lastEventId !== undefined && !isCursor(lastEventId)) {
       throw new InvalidRequestException([
         { in: 'header', name: 'Last-Event-ID', message: 'must be the id of an event this stream sent' },

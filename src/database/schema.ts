@@ -372,7 +372,11 @@ export const webhookSubscriptions = pgTable(
     nextAttemptAt: instant('next_attempt_at'),
     /** The signing secret, AES-256-GCM encrypted with the configured key. */
     secret: text('secret').notNull(),
-    /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
+    /**
+     * Where the release before `webhook_retired_secrets` kept the secret a rotation replaced: no
+     * longer read, kept so that release works on this schema during a rolling upgrade; to drop in a
+     * later release.
+     */
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: instant('previous_secret_expires_at'),
     leaseOwner: text('lease_owner'),
@@ -391,6 +395,19 @@ export const webhookSubscriptions = pgTable(
   ],
 );
 
+/** Secrets a rotation replaced, each still signing until its `expires_at` (encrypted as `secret` is). */
+export const webhookRetiredSecrets = pgTable(
+  'webhook_retired_secrets',
+  {
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    secret: text('secret').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (table) => [index('webhook_retired_secrets_subscription_idx').on(table.subscriptionId, table.expiresAt)],
+);
+
 /** Every attempt to deliver a change to a subscription, for its owner to see what happened. */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -401,7 +418,8 @@ export const webhookDeliveries = pgTable(
       .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
     /** The change's cursor: the `webhook-id` sent. */
     messageId: text('message_id').notNull(),
-    kind: text('kind', { enum: CHANGE_KINDS }).notNull(),
+    /** A change's kind, or the test message's (`WEBHOOK_TEST`). */
+    kind: text('kind').notNull(),
     attempt: integer('attempt').notNull(),
     attemptedAt: instant('attempted_at').notNull(),
     responseStatus: integer('response_status'),
