@@ -86,6 +86,12 @@ describe('Request bodies, on every route that takes one', () => {
       .send({ url: 'http://127.0.0.1:9/hooks' })
       .expect(201);
     const id = (webhook.body as { id: string }).id;
+    const client = await testApp.http
+      .post('/api/clients')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'ERP', scopes: ['processes:read'] })
+      .expect(201);
+    const clientId = (client.body as { id: string }).id;
     routes = {
       login: {
         method: 'post',
@@ -96,6 +102,8 @@ describe('Request bodies, on every route that takes one', () => {
       logout: { method: 'post', path: '/api/auth/logout', valid: { refreshToken } },
       createWebhook: { method: 'post', path: '/api/webhooks', valid: { url: 'http://127.0.0.1:9/b' } },
       updateWebhook: { method: 'patch', path: `/api/webhooks/${id}`, valid: { description: 'ERP' } },
+      createClient: { method: 'post', path: '/api/clients', valid: { name: 'BI', scopes: ['changes:read'] } },
+      updateClient: { method: 'patch', path: `/api/clients/${clientId}`, valid: { name: 'ERP (prod)' } },
       replayWebhook: {
         method: 'post',
         path: `/api/webhooks/${id}/replay`,
