@@ -44,7 +44,12 @@ function processes(): OperationsProcess[] {
       mode: index % 5 === 1 ? 'AIR' : index % 5 === 2 ? 'ROAD' : 'SEA',
       type: index % 4 === 3 ? 'EXPORT' : 'IMPORT',
       customsChannel: channel,
-      ...(numero === LATE ? { eta: '2026-01-20', freeTimeEndsAt: null } : { freeTimeEndsAt: '2026-03-30' }),
+      ...(numero === LATE
+        ? { eta: '2026-01-20', freeTimeEndsAt: null }
+        : {
+            eta: `2026-03-${String(20 + (index % 8)).padStart(2, '0')}`,
+            freeTimeEndsAt: index % 2 === 0 ? '2026-03-26' : '2026-03-30',
+          }),
       customs: {
         declarationType: 'DUIMP',
         declarationNumber: `26BR00001234${String(index).padStart(2, '0')}-0`,
@@ -420,6 +425,82 @@ describe('the reference portal in Chromium', () => {
     );
     await expect(unlisted.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
     await unlisted.close();
+  });
+
+  it('answers the Arrivals questions with one click each, sorted by their date, with each delay', async () => {
+    if (browser === null) return;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The importer's today: the questions are about the days from it.
+    await page.clock.setFixedTime(new Date('2026-03-24T09:00:00'));
+    // Revalidating every second when the stream is refused (the suite's pages share a user's streams).
+    await page.goto(`${apiOrigin}/portal/?refresh=1`);
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    const acme = processes().filter((process) => process.customer.id === 'acme');
+    const expected = (within: (process: OperationsProcess) => string | null, from: string, to: string) =>
+      acme
+        .filter((process) => (within(process) ?? '') >= from && (within(process) ?? '9') <= to)
+        .sort((a, b) => within(a)!.localeCompare(within(b)!) || a.numero.localeCompare(b.numero))
+        .map((process) => process.numero);
+
+    await page.getByRole('button', { name: 'Arrivals' }).click();
+    expect(await page.locator('#filters').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Arriving in the next 7 days' }).click();
+    const arriving = expected((process) => process.eta, '2026-03-24', '2026-03-30');
+    await page.getByText(`${arriving.length} processes · page 1 of 1`).waitFor();
+    await expect(results(page).getByRole('heading').allTextContents()).resolves.toEqual(arriving);
+    await page.screenshot({ path: `${SCREENSHOTS}/arrivals-week-desktop.png`, fullPage: true });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Free time ending in the next 3 days' }).click();
+    const freeTime = expected((process) => process.freeTimeEndsAt, '2026-03-24', '2026-03-26');
+    await page.getByText(`${freeTime.length} processes · page 1 of 1`).waitFor();
+    await expect(results(page).getByRole('heading').allTextContents()).resolves.toEqual(freeTime);
+    await expect(
+      page.getByRole('button', { name: 'Free time ending in the next 3 days' }).getAttribute('aria-pressed'),
+    ).resolves.toBe('true');
+
+    // A vessel slips three days: the row says so once the change arrives.
+    const slipping = acme.find((process) => process.numero === freeTime[0])!;
+    gateway.put({ ...slipping, eta: '2026-03-27', updatedAt: '2026-04-10T00:00:00Z' });
+    await syncNow(testApp);
+    const row = results(page).filter({ hasText: slipping.numero });
+    await waitUntil(async () => ((await row.locator('.delay').textContent()) ?? '').includes('late'));
+    const slipped = Math.round((Date.parse('2026-03-27') - Date.parse(slipping.eta!)) / 86_400_000);
+    await expect(row.locator('.delay').textContent()).resolves.toBe(
+      ` +${slipped} day${slipped === 1 ? '' : 's'} late`,
+    );
+    await page.close();
+  });
+
+  it('gives every filter control one height, and folds the filters away at phone width', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    const heights = await page.evaluate<number[]>(
+      `[...new Set([...document.querySelectorAll('#filters input:not([type=checkbox]), #filters select, #filters button')]
+        .map((control) => Math.round(control.getBoundingClientRect().height)))]`,
+    );
+    expect(heights).toHaveLength(1);
+    await page.close();
+
+    const phone = await openPortal(`${apiOrigin}/portal/`, { width: 390, height: 844 });
+    await signIn(phone);
+    await phone.getByText('25 processes · page 1 of 2').waitFor();
+    expect(await phone.locator('#filters').isVisible()).toBe(false);
+    // The first result starts on the first screen.
+    const firstResultTop = await phone.evaluate<number>(
+      `document.querySelector('#results > li.process').getBoundingClientRect().top`,
+    );
+    expect(firstResultTop).toBeLessThan(844);
+    await phone.getByRole('button', { name: 'Filters' }).click();
+    expect(await phone.locator('#filters').isVisible()).toBe(true);
+    await expect(phone.getByRole('button', { name: 'Filters' }).getAttribute('aria-expanded')).resolves.toBe(
+      'true',
+    );
+    expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+    await phone.close();
   });
 
   it('is usable with the keyboard alone on a phone-width screen', async () => {

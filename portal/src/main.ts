@@ -12,6 +12,10 @@ const SORT_ORDERS: Array<NonNullable<ListQuery['sort']>> = [
   'shipmentDate',
   'numero',
   '-numero',
+  'eta',
+  '-eta',
+  'freeTimeEndsAt',
+  '-freeTimeEndsAt',
 ];
 const STATUSES = [
   'OPEN',
@@ -72,10 +76,18 @@ const webhooksView = new WebhooksView(api, {
   announce,
 });
 
-/** The processes (list and detail) or the webhooks: the view switcher marks the one shown. */
-function showView(view: 'processes' | 'webhooks'): void {
+type View = 'processes' | 'arrivals' | 'webhooks';
+
+/**
+ * The processes (list with every filter, and detail), the arrivals (the same list, asked one of
+ * two questions) or the webhooks: the view switcher marks the one shown.
+ */
+function showView(view: View): void {
   const webhooks = view === 'webhooks';
   workspace.hidden = webhooks;
+  filtersForm.hidden = view === 'arrivals';
+  byId('toggle-filters').hidden = view === 'arrivals';
+  byId('arrivals').hidden = view !== 'arrivals';
   if (webhooks) {
     detailPanel.hidden = true;
     void webhooksView.show();
@@ -83,7 +95,8 @@ function showView(view: 'processes' | 'webhooks'): void {
     webhooksView.hide();
   }
   for (const [id, current] of [
-    ['show-processes', !webhooks],
+    ['show-processes', view === 'processes'],
+    ['show-arrivals', view === 'arrivals'],
     ['show-webhooks', webhooks],
   ] as const) {
     if (current) byId(id).setAttribute('aria-current', 'page');
@@ -92,7 +105,34 @@ function showView(view: 'processes' | 'webhooks'): void {
 }
 
 byId('show-processes').addEventListener('click', () => showView('processes'));
+byId('show-arrivals').addEventListener('click', () => showView('arrivals'));
 byId('show-webhooks').addEventListener('click', () => showView('webhooks'));
+
+/** The browser's calendar day `days` from today, `YYYY-MM-DD`: the importer's own day. */
+function dayFromToday(days: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Each of the Arrivals view's questions, as the list query that answers it. */
+const ARRIVAL_QUESTIONS: Record<string, () => ListQuery> = {
+  'arriving-week': () => ({ etaFrom: dayFromToday(0), etaTo: dayFromToday(6), sort: 'eta' }),
+  'free-time-3d': () => ({
+    freeTimeEndsFrom: dayFromToday(0),
+    freeTimeEndsTo: dayFromToday(2),
+    sort: 'freeTimeEndsAt',
+  }),
+};
+for (const [id, question] of Object.entries(ARRIVAL_QUESTIONS)) {
+  byId(id).addEventListener('click', () => {
+    for (const other of Object.keys(ARRIVAL_QUESTIONS)) {
+      byId(other).setAttribute('aria-pressed', String(other === id));
+    }
+    void loadPage({ pageSize: query.pageSize ?? 20, ...question() });
+  });
+}
 
 function showSignedIn(username: string | null): void {
   const signedIn = username !== null;
@@ -192,9 +232,19 @@ function queryFromFilters(): ListQuery {
     shipmentTo: text('shipmentTo'),
     updatedFrom: text('updatedFrom'),
     updatedTo: text('updatedTo'),
+    etaFrom: text('etaFrom'),
+    etaTo: text('etaTo'),
+    freeTimeEndsFrom: text('freeTimeEndsFrom'),
+    freeTimeEndsTo: text('freeTimeEndsTo'),
+    delayedByDays: text('delayedByDays') === undefined ? undefined : Number(text('delayedByDays')),
     container: text('container'),
   };
 }
+
+byId('toggle-filters').addEventListener('click', (event) => {
+  const open = filtersForm.classList.toggle('open');
+  (event.currentTarget as HTMLElement).setAttribute('aria-expanded', String(open));
+});
 
 filtersForm.addEventListener('submit', (event) => {
   event.preventDefault();
@@ -294,7 +344,9 @@ function renderProcess(process: ProcessSummary): HTMLElement {
     h(
       'p',
       { class: 'process-dates' },
-      `Shipped ${formatDate(summary.shipmentDate)} · ETA ${formatDate(summary.eta)} · Updated ${formatInstant(process.updatedAt)}`,
+      `Shipped ${formatDate(summary.shipmentDate)} · ETA ${formatDate(summary.eta)}`,
+      renderDelay(summary.etaDelayDays),
+      ` · Updated ${formatInstant(process.updatedAt)}`,
     ),
     summary.customsChannel === null && summary.freeTimeEndsAt === null
       ? null
@@ -311,6 +363,17 @@ function renderProcess(process: ProcessSummary): HTMLElement {
           summary.freeTimeEndsAt === null ? '' : ` Free time until ${formatDate(summary.freeTimeEndsAt)}`,
         ),
     renderTimeline(process),
+  );
+}
+
+/** How far the ETA moved from the first one announced; nothing when it did not. */
+function renderDelay(days: number | null): HTMLElement | null {
+  if (days === null || days === 0) return null;
+  const count = Math.abs(days);
+  return h(
+    'span',
+    { class: days > 0 ? 'delay late' : 'delay early' },
+    ` ${days > 0 ? '+' : '−'}${count} day${count === 1 ? '' : 's'} ${days > 0 ? 'late' : 'early'}`,
   );
 }
 
