@@ -132,6 +132,23 @@ async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
       .flatMap((violation) => violation.nodes.map((node) => violation.id + ': ' + node.target.join(' '))))`);
 }
 
+/**
+ * The detail's tables that are cut at an edge, by caption: those with no cue that they scroll
+ * (none may be), and those showing one.
+ */
+async function cutTables(page: Page): Promise<{ uncued: string[]; cued: string[] }> {
+  return page.evaluate<{ uncued: string[]; cued: string[] }>(`(() => {
+    const cut = [...document.querySelectorAll('#detail .table-frame')].filter((frame) => {
+      const box = frame.querySelector('.table-scroll');
+      return box.scrollWidth > box.clientWidth;
+    });
+    const cued = (frame) =>
+      frame.querySelector('.scroll-cue').getBoundingClientRect().height > 0 && frame.dataset.overflow !== 'none';
+    const caption = (frame) => frame.querySelector('caption').textContent;
+    return { uncued: cut.filter((frame) => !cued(frame)).map(caption), cued: cut.filter(cued).map(caption) };
+  })()`);
+}
+
 describe('the reference portal in Chromium', () => {
   const gateway = new FakeOperationsGateway();
   let browser: Browser | null;
@@ -241,6 +258,7 @@ describe('the reference portal in Chromium', () => {
       'Voyages',
     ]);
     await expect(detail.textContent()).resolves.toContain('MSC AURORA');
+    expect((await cutTables(page)).uncued).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/detail-desktop.png`, fullPage: true });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
@@ -535,6 +553,9 @@ describe('the reference portal in Chromium', () => {
       .getByRole('heading', { name: /^IMP-2026-/ })
       .waitFor();
     await expect(page.evaluate<string | undefined>('document.activeElement?.id')).resolves.toBe('detail');
+    // The tables wider than the screen say so: a shadow at the cut edge and a line of text.
+    await waitUntil(async () => (await cutTables(page)).cued.includes('Parties'));
+    expect((await cutTables(page)).uncued).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/detail-phone.png` });
     // The parties table is wider than the screen: its box takes focus, and the arrow keys scroll it.
     const focused = () =>
