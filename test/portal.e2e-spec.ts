@@ -256,6 +256,7 @@ describe('the reference portal in Chromium', () => {
       'Parties',
       'Containers',
       'Voyages',
+      'ETA history',
     ]);
     await expect(detail.textContent()).resolves.toContain('MSC AURORA');
     expect((await cutTables(page)).uncued).toEqual([]);

@@ -80,6 +80,7 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
       ['Incoterm', shipment.incoterm],
       ['Shipped', formatDate(shipment.shipmentDate)],
       ['ETA', formatDate(shipment.eta)],
+      ['First ETA', formatDate(detail.summary.originalEta)],
       ['Arrived', formatDate(shipment.arrivalDate)],
       ['Booking', shipment.bookingNumber],
       ['Master bill', shipment.masterBill],
@@ -131,6 +132,15 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
           formatInstant(voyage.eta),
           formatInstant(voyage.ata),
         ]),
+      ),
+    );
+  }
+  if (detail.etaHistory.length > 0) {
+    sections.push(
+      table(
+        'ETA history',
+        ['ETA', 'Recorded'],
+        detail.etaHistory.map((record) => [formatDate(record.eta), formatInstant(record.recordedAt)]),
       ),
     );
   }
