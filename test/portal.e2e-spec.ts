@@ -78,6 +78,17 @@ function processes(): OperationsProcess[] {
           description: 'Navio partiu de Shanghai',
           occurredAt: '2026-02-21T03:00:00Z',
         }),
+        // Two hours after the departure: too close to draw apart, so drawn as a group of two.
+        ...(index === 20
+          ? [
+              anEvent({
+                id: `${numero}-5`,
+                code: 'NOTE',
+                description: 'Previsão de chegada confirmada',
+                occurredAt: '2026-02-21T05:00:00Z',
+              }),
+            ]
+          : []),
         ...(numero === LATE
           ? [
               anEvent({
@@ -146,6 +157,24 @@ async function cutTables(page: Page): Promise<{ uncued: string[]; cued: string[]
       frame.querySelector('.scroll-cue').getBoundingClientRect().height > 0 && frame.dataset.overflow !== 'none';
     const caption = (frame) => frame.querySelector('caption').textContent;
     return { uncued: cut.filter((frame) => !cued(frame)).map(caption), cued: cut.filter(cued).map(caption) };
+  })()`);
+}
+
+/**
+ * Per timeline, the follow-up markers shown (single events and groups) that overlap another one,
+ * and how many groups there are: markers too close to tell apart must be grouped instead.
+ */
+async function markerOverlaps(page: Page): Promise<{ overlapping: string[]; groups: number }> {
+  return page.evaluate<{ overlapping: string[]; groups: number }>(`(() => {
+    const overlapping = [...document.querySelectorAll('#results .timeline-track')].flatMap((track) => {
+      const shown = [...track.querySelectorAll('.timeline-event')]
+        .filter((marker) => marker.getClientRects().length > 0)
+        .map((marker) => marker.getBoundingClientRect());
+      const overlaps = shown.filter((a, i) =>
+        shown.some((b, j) => i !== j && a.left < b.right - 1 && b.left < a.right - 1));
+      return overlaps.length > 0 ? [track.closest('li').dataset.numero + ': ' + overlaps.length] : [];
+    });
+    return { overlapping, groups: document.querySelectorAll('#results .timeline-group').length };
   })()`);
 }
 
@@ -309,7 +338,7 @@ describe('the reference portal in Chromium', () => {
       string[]
     >(`[...document.querySelectorAll('.timeline-scroll')].flatMap((box) => {
       const outer = box.getBoundingClientRect();
-      const cut = [...box.querySelectorAll('.timeline-event, .event-label, .timeline-marker')].filter((mark) => {
+      const cut = [...box.querySelectorAll('.timeline-event, .event-label, .timeline-marker')].filter((mark) => mark.getClientRects().length > 0).filter((mark) => {
         const inner = mark.getBoundingClientRect();
         return inner.left < outer.left || inner.right > outer.right || inner.top < outer.top || inner.bottom > outer.bottom;
       });
@@ -319,6 +348,9 @@ describe('the reference portal in Chromium', () => {
     })`);
 
     expect(clipped).toEqual([]);
+    // No marker overlaps another: close events are one marker with their count.
+    await waitUntil(async () => (await markerOverlaps(page)).groups > 0, 10_000);
+    expect((await markerOverlaps(page)).overlapping).toEqual([]);
     await page.close();
   });
 
@@ -484,7 +516,7 @@ describe('the reference portal in Chromium', () => {
     gateway.put({ ...slipping, eta: '2026-03-27', updatedAt: '2026-04-10T00:00:00Z' });
     await syncNow(testApp);
     const row = results(page).filter({ hasText: slipping.numero });
-    await waitUntil(async () => ((await row.locator('.delay').textContent()) ?? '').includes('late'));
+    await waitUntil(async () => ((await row.locator('.delay').textContent()) ?? '').includes('late'), 15_000);
     const slipped = Math.round((Date.parse('2026-03-27') - Date.parse(slipping.eta!)) / 86_400_000);
     await expect(row.locator('.delay').textContent()).resolves.toBe(
       ` +${slipped} day${slipped === 1 ? '' : 's'} late`,
@@ -545,6 +577,8 @@ describe('the reference portal in Chromium', () => {
     })()`);
     expect(pager).toEqual({ rows: 1, right: expect.any(Number), cut: false });
     expect(pager.right).toBeLessThanOrEqual(390);
+    await waitUntil(async () => (await markerOverlaps(page)).groups > 0, 10_000);
+    expect((await markerOverlaps(page)).overlapping).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/list-phone.png` });
 
     await results(page).first().getByRole('button', { name: 'Details' }).focus();
