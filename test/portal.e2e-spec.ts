@@ -522,7 +522,7 @@ describe('the reference portal in Chromium', () => {
       ` +${slipped} day${slipped === 1 ? '' : 's'} late`,
     );
     await page.close();
-  });
+  }, 60_000);
 
   it('gives every filter control one height, and folds the filters away at phone width', async () => {
     if (browser === null) return;
