@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 const LAYERS = [
   ['config', 'domain'], // settings and the closed vocabularies: import nothing of ours
   ['common'], // HTTP plumbing, problem details, validation, clock
-  ['logging'],
+  ['logging', 'tracing'],
   ['database', 'redis', 'metrics', 'lifecycle'], // infrastructure
   ['operations', 'rate-limit'], // the port to the operations system; request limits
   ['auth'],

@@ -27,6 +27,8 @@ export default {
   testTimeout: 30_000,
   // Jest's default is one worker fewer than the cores: a single one on a 2-core machine.
   maxWorkers: 2,
+  // Jest's own order, but the remote suite's OpenAPI coverage spec after every file it sums up.
+  testSequencer: '<rootDir>/test/remote/support/coverage-last.sequencer.js',
   projects: [
     // Pure: no database, no network, no real waiting. Beside the code they test.
     {
@@ -40,7 +42,8 @@ export default {
     { ...shared, displayName: 'integration', rootDir: 'src', testMatch: ['**/*.integration-spec.ts'] },
     // The whole app, one per file, through HTTP only.
     { ...shared, displayName: 'e2e', rootDir: 'test', testMatch: ['**/*.e2e-spec.ts'] },
-    // A running deployment, by URL (E2E_BASE_URL): read-only, black-box.
+    // A running deployment, by URL (E2E_BASE_URL): black-box, over HTTP only. `npm run
+    // test:e2e:remote` runs its files in band: they share one user's rate limit and one address.
     { ...shared, displayName: 'remote', rootDir: 'test', testMatch: ['**/*.remote-spec.ts'] },
   ],
   collectCoverageFrom: ['src/**/*.ts', '!src/**/*[.-]spec.ts', '!src/testing/**'],

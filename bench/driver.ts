@@ -12,6 +12,8 @@ export interface DriveRequest {
   url: string;
   paths: string[];
   headers: Record<string, string>;
+  /** A POST with this body (the token endpoint's form, say); a GET without. */
+  body?: string;
   connections: number;
   durationSeconds: number;
   /** The server's process: its CPU is read right before and right after the run, nothing else in between. */
@@ -63,7 +65,8 @@ async function drive(request: DriveRequest): Promise<DriveResult> {
     headers: request.headers,
     requests: [
       {
-        method: 'GET',
+        method: request.body === undefined ? 'GET' : 'POST',
+        ...(request.body !== undefined && { body: request.body }),
         setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }),
       },
     ],
@@ -75,7 +78,7 @@ async function drive(request: DriveRequest): Promise<DriveResult> {
   // autocannon counts the headers with the body and keeps no body of its own, so the run's first
   // paths (up to ten) are asked once more, with the same headers, and their bodies counted: after
   // the CPU was read, so these requests are not in it.
-  const sample = paths.slice(0, Math.min(next, 10));
+  const sample = request.body === undefined ? paths.slice(0, Math.min(next, 10)) : [];
   let bytes = 0;
   for (const path of sample) bytes += await bodyBytesOf(request.url, path, request.headers);
   return {

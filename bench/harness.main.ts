@@ -11,7 +11,8 @@ import { DatabaseService } from '../src/database/database.service.js';
 import { startSandboxServer } from '../sandbox/src/server/sandbox.server.js';
 import { rowsOf } from '../src/database/sql-rows.js';
 import { BENCH_USERS, LARGE_CUSTOMER_ID, sandboxOf, type BenchUserKey, type DatasetSpec } from './dataset.js';
-import type { DriveRequest, DriveResult } from './driver.js';
+import type { DriveResult } from './driver.js';
+import { startDriver } from './driver-process.js';
 import { encodeCursor } from '../src/changes/change-cursor.js';
 import {
   captureChangesStatement,
@@ -669,33 +670,6 @@ async function settle(url: string | null, serverUrl: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-function startDriver(): {
-  child: ChildProcess;
-  run(request: Omit<DriveRequest, 'id'>): Promise<DriveResult>;
-} {
-  const child = fork(join(HERE, 'driver.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  let id = 0;
-  const pending = new Map<
-    number,
-    { resolve: (result: DriveResult) => void; reject: (error: Error) => void }
-  >();
-  child.on('message', (message: DriveResult & { error?: string }) => {
-    const waiter = pending.get(message.id);
-    pending.delete(message.id);
-    if (message.error !== undefined) waiter?.reject(new Error(message.error));
-    else waiter?.resolve(message);
-  });
-  return {
-    child,
-    run: (request) =>
-      new Promise((resolve, reject) => {
-        const message: DriveRequest = { ...request, id: ++id };
-        pending.set(message.id, { resolve, reject });
-        child.send(message);
-      }),
-  };
 }
 
 async function startBaseline(url: string, user: BenchUserKey): Promise<{ url: string; child: ChildProcess }> {

@@ -90,12 +90,19 @@ export async function stopService(child: ChildProcess, timeoutMs = 30_000): Prom
   clearTimeout(timer);
 }
 
-/** The node flags `npm start` gives the service (its heap sizing), so the bench runs it alike. */
+/**
+ * The node flags `npm start` gives the service (its heap sizing), so the bench runs it alike; not
+ * its `--import` of the tracing module, which would load another build's file (tracing is off in
+ * the bench unless it is measured on purpose).
+ */
 function startScriptNodeFlags(root: string): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  return scripts.start.split(/\s+/).filter((token) => token.startsWith('--'));
+  const tokens = scripts.start.split(/\s+/);
+  return tokens.filter(
+    (token, index) => token.startsWith('--') && token !== '--import' && tokens[index - 1] !== '--import',
+  );
 }
 
 /** An access token for a user, from the service's login. */

@@ -1,11 +1,9 @@
 import 'reflect-metadata';
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PasswordHasher } from '../src/auth/password-hasher.service.js';
 import { UsersRepository } from '../src/auth/users/users.repository.js';
@@ -17,11 +15,11 @@ import { customers } from '../src/database/schema.js';
 import { BENCH_USERS } from './dataset.js';
 import { markFeed, restoreFeed, vacuum } from './feed-mark.js';
 import { median } from './report.js';
-import type { DriveRequest, DriveResult } from './driver.js';
+import type { DriveResult } from './driver.js';
+import { startDriver } from './driver-process.js';
 import { cpuMillisOf, loadAverage, sampleRss } from './proc-stats.js';
 import { login, startService } from './service-process.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const SCENARIOS = ['burst', 'backlog', 'requests'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -481,30 +479,6 @@ function postgresCpuMillis(): number {
     }
   }
   return total;
-}
-
-function startDriver(): {
-  child: ChildProcess;
-  run(request: Omit<DriveRequest, 'id'>): Promise<DriveResult>;
-} {
-  const child = fork(join(HERE, 'driver.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  let id = 0;
-  const pending = new Map<number, (result: DriveResult & { error?: string }) => void>();
-  child.on('message', (message: DriveResult & { error?: string }) => {
-    pending.get(message.id)?.(message);
-    pending.delete(message.id);
-  });
-  return {
-    child,
-    run: (request) =>
-      new Promise((resolve, reject) => {
-        const message: DriveRequest = { ...request, id: ++id };
-        pending.set(message.id, (result) =>
-          result.error === undefined ? resolve(result) : reject(new Error(result.error)),
-        );
-        child.send(message);
-      }),
-  };
 }
 
 function percentile(values: number[], p: number): number {

@@ -10,7 +10,9 @@ ALTER TABLE "process_list_items" ADD CONSTRAINT "process_list_items_numero_proce
 -- the order of ProcessSummaryDto, instants in UTC, the whole follow-up history by time then id.
 -- Rendered when sync writes a process instead of on every read, where a page of 100 items
 -- aggregated some 2,000 events. This is the one rendering: a change to the item's shape is a new
--- migration that replaces this function and renders every stored item again.
+-- migration that replaces this function and empties the table (TRUNCATE, a moment's lock). The
+-- items of processes already stored are rendered in the background after start-up, in batches
+-- (ListItemsBackfill), and a read renders an item still missing itself.
 CREATE FUNCTION process_list_item(p processes, owner customers) RETURNS text
   LANGUAGE sql STABLE PARALLEL SAFE
   RETURN (
@@ -56,7 +58,3 @@ CREATE FUNCTION process_list_item(p processes, owner customers) RETURNS text
             WHERE e.process_numero = p.numero) follow
       ) item
   );
---> statement-breakpoint
--- Every stored process rendered once (about 5 minutes for 1 M processes on the bench machine).
-INSERT INTO process_list_items (numero, body)
-SELECT p.numero, process_list_item(p, c) FROM processes p JOIN customers c ON c.id = p.customer_id;

@@ -32,10 +32,12 @@ await import('../dist/main.js');
 
 /** Forks the sandbox and resolves with its URL once it listens; exits if it cannot start. */
 function startSandbox(sandboxEnv) {
+  const traced = (env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '') !== '';
   const child = fork('sandbox/dist/main.js', [], {
-    env: { ...env, ...sandboxEnv },
-    // Only the sandbox's own flags: not the service's heap settings.
-    execArgv: [],
+    // Its spans are the sandbox's, whatever the service calls itself.
+    env: { ...env, ...sandboxEnv, ...(traced && { OTEL_SERVICE_NAME: 'sandbox' }) },
+    // Only the sandbox's own flags: not the service's heap settings or its tracing module.
+    execArgv: traced ? ['--import', './sandbox/dist/tracing/register.js'] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve) => {

@@ -1,7 +1,8 @@
 // Generates a client from openapi.json with each of openapi-typescript (+ openapi-fetch),
 // @hey-api/openapi-ts and orval into generated/clients/, compiles each with its program in
 // scripts/clients/ under `tsc --strict` (no skipLibCheck), boots the built service in demo mode on
-// a free port, the README's way (`node dist/main.js`), and runs every program against it.
+// a free port, the way `npm start` does (scripts/start.mjs: the sandbox beside it, on a free port
+// too), and runs every program against it.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -61,20 +62,24 @@ for (const name of CLIENTS) {
   ]);
 }
 
-const port = await new Promise((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port: free } = probe.address();
-    probe.close(() => resolve(free));
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolve(free));
+    });
   });
-});
+const port = await freePort();
+const sandboxPort = await freePort();
 run('node', ['scripts/build-if-stale.mjs']);
 const dataDir = mkdtempSync(join(tmpdir(), 'clients-pglite-'));
 const { DATABASE_URL: _database, REDIS_URL: _redis, ...environment } = process.env;
-const service = spawn('node', ['dist/main.js'], {
+const service = spawn('node', ['scripts/start.mjs'], {
   env: {
     ...environment,
     NODE_ENV: 'development',
     PORT: String(port),
+    SANDBOX_PORT: String(sandboxPort),
     PGLITE_DIR: dataDir,
     LOG_LEVEL: 'warn',
   },

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
 import { ChangesModule } from './changes/changes.module.js';
 import { JwtAuthGuard } from './auth/jwt/jwt-auth.guard.js';
+import { ScopeGuard } from './auth/access/scope.guard.js';
 import { RouteTable } from './common/http/route-table.js';
 import { ProblemDetailsFilter } from './common/problems/problem-details.filter.js';
 import { ProblemValidationPipe } from './common/validation/problem-validation.pipe.js';
@@ -45,8 +46,10 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
   providers: [
     RouteTable,
     { provide: APP_GUARD, useClass: JwtAuthGuard },
-    // Global guards run in this order: the per-user limit needs the user the JWT guard resolved.
+    // Global guards run in this order: the per-user limit needs the user the JWT guard resolved,
+    // and a 403 for a missing scope carries the limit's headers like any other answer.
     { provide: APP_GUARD, useClass: UserRateLimitGuard },
+    { provide: APP_GUARD, useClass: ScopeGuard },
     { provide: APP_PIPE, useClass: ProblemValidationPipe },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
   ],

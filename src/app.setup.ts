@@ -39,6 +39,8 @@ const CORS_REQUEST_HEADERS = [
 const CORS_EXPOSED_HEADERS = [
   'ETag',
   'Link',
+  // The id of a webhook just created, for a browser app.
+  'Location',
   'X-Request-Id',
   'Retry-After',
   'Deprecation',
@@ -106,6 +108,7 @@ export function configureApp(app: NestExpressApplication): void {
   if (config.portal.enabled) servePortal(app);
   // Before the parsers, so that their 400/413 answers are not cached either.
   app.use('/api/auth', noStore);
+  app.use('/api/oauth', noStore);
   app.use(queryStringLimit);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });

@@ -182,6 +182,17 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     expect((await changesOf(both, 1)).map((change) => change.numero)).toEqual(['IMP-3']);
   });
 
+  it('takes an empty Last-Event-ID as none: `after` in the query decides', async () => {
+    upstream('IMP-1');
+    upstream('IMP-2');
+    await syncNow(testApp);
+    const [first] = await feed();
+
+    const stream = await open(`?after=${first?.cursor}`, { 'Last-Event-ID': '' });
+
+    expect((await changesOf(stream, 1)).map((change) => change.numero)).toEqual(['IMP-2']);
+  });
+
   it('answers HEAD with the stream’s headers and no stream', async () => {
     const response = await fetch(`${baseUrl}/api/changes/stream`, {
       method: 'HEAD',
@@ -253,10 +264,12 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
     ]);
   });
 
-  it('opens only for a token that has not expired: no leeway, so no 200-then-close loop', async () => {
-    // 5 s past its `exp`: within the 30 s every other route allows for clock skew.
+  it('opens only for a token that has not expired, as every route: no leeway, so no 200-then-close loop', async () => {
     const { token: expired } = await acmeTokenExpiringIn(-5);
-    await testApp.http.get('/api/changes').set('Authorization', `Bearer ${expired}`).expect(200);
+    const expiredChallenge =
+      'Bearer realm="process-lookup", error="invalid_token", error_description="The access token expired"';
+    const page = await testApp.http.get('/api/changes').set('Authorization', `Bearer ${expired}`).expect(401);
+    expect(page.headers['www-authenticate']).toBe(expiredChallenge);
 
     const refused = await fetch(`${baseUrl}/api/changes/stream`, {
       headers: { Authorization: `Bearer ${expired}` },
@@ -264,7 +277,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
 
     expect(refused.status).toBe(401);
     expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    expect(refused.headers.get('www-authenticate')).toBe(expiredChallenge);
     expect(await refused.json()).toMatchObject({ type: '/problems/unauthorized', status: 401 });
   });
 

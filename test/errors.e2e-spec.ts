@@ -97,10 +97,10 @@ describe('Errors and cross-cutting HTTP behaviour', () => {
       expect(response.headers.vary).toMatch(/Origin/);
     });
 
-    it('exposes the headers a portal reads', async () => {
+    it('exposes the headers a portal reads, Location (a webhook just created) included', async () => {
       const response = await testApp.http.get('/nope').set('Origin', 'https://portal.example.com');
       expect(response.headers['access-control-expose-headers']).toBe(
-        'ETag,Link,X-Request-Id,Retry-After,Deprecation,Sunset,WWW-Authenticate,Allow,RateLimit,RateLimit-Policy',
+        'ETag,Link,Location,X-Request-Id,Retry-After,Deprecation,Sunset,WWW-Authenticate,Allow,RateLimit,RateLimit-Policy',
       );
     });
 

@@ -108,6 +108,26 @@ describe("what Node's HTTP parser refuses", () => {
     expect(refusal.headers['content-type']).toBe('application/problem+json');
   });
 
+  it('refuses the malformed request after a pipelined one on a warm service too, every time', async () => {
+    for (let warmUp = 0; warmUp < 200; warmUp++) await rawExchange(port, 'GET /health/live HTTP/1.0\r\n\r\n');
+
+    const statuses: string[] = [];
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const raw = await rawExchange(
+        port,
+        'GET /health/live HTTP/1.1\r\nHost: x\r\n\r\nNOT HTTP AT ALL\r\n\r\n',
+      );
+      statuses.push(
+        raw
+          .split(/(?=HTTP\/1\.1 )/)
+          .map((answer) => answer.slice(9, 12))
+          .join(' then '),
+      );
+    }
+
+    expect(statuses).toEqual(Array.from({ length: 50 }, () => '200 then 400'));
+  });
+
   it('answers an HTTP/1.1 request without Host with a 400 naming the header', async () => {
     const answer = parse(await rawExchange(port, 'GET /health/live HTTP/1.1\r\nConnection: close\r\n\r\n'));
 

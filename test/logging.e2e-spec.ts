@@ -1,4 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { LOG_DESTINATION } from '../src/logging/root-logger.js';
@@ -102,6 +105,64 @@ describe('Logs', () => {
     });
   });
 
+  it('keeps refresh tokens, client secrets, client tokens and the token endpoint’s form out of the logs', async () => {
+    const signIn = (await testApp.http.post('/api/auth/login').send({ username: 'acme', password: PASSWORD }))
+      .body as {
+      accessToken: string;
+      refreshToken: string;
+    };
+    const refreshed = await testApp.http
+      .post('/api/auth/refresh')
+      .send({ refreshToken: signIn.refreshToken })
+      .expect(200);
+    const user = { Authorization: `Bearer ${signIn.accessToken}` };
+    const client = (
+      await testApp.http
+        .post('/api/clients')
+        .set(user)
+        .send({ name: 'ERP', scopes: ['processes:read'] })
+        .expect(201)
+    ).body as { id: string; clientId: string; clientSecret: string };
+    const rotated = (await testApp.http.post(`/api/clients/${client.id}/secret`).set(user).expect(200))
+      .body as {
+      clientSecret: string;
+    };
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${rotated.clientSecret}`).toString('base64')}`;
+    const issued = await testApp.http
+      .post('/api/oauth/token')
+      .set('Authorization', basic)
+      .type('form')
+      .send({ grant_type: 'client_credentials' })
+      .expect(200);
+    const wrongSecret = `${client.clientSecret}-wrong`;
+    await testApp.http
+      .post('/api/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: wrongSecret })
+      .expect(401);
+    const clientToken = issued.body.access_token as string;
+    await testApp.http.get('/api/processes').set('Authorization', `Bearer ${clientToken}`).expect(200);
+
+    const text = output.join('');
+    for (const secret of [
+      signIn.refreshToken,
+      refreshed.body.refreshToken as string,
+      refreshed.body.accessToken as string,
+      client.clientSecret,
+      rotated.clientSecret,
+      wrongSecret,
+      basic.slice('Basic '.length),
+      clientToken,
+      ...clientToken.split('.'),
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(requestLine(String(issued.headers['x-request-id']))).toMatchObject({
+      route: '/api/oauth/token',
+      res: { statusCode: 200 },
+    });
+  });
+
   it('logs a request refused before routing, with the id it answered with', async () => {
     const response = await testApp.http
       .post('/api/auth/login')
@@ -161,6 +222,20 @@ describe('Start-up failures', () => {
     expect(errors[0]?.msg).toContain('JWT_SECRET');
     expect(errors[0]?.err).toBeDefined();
     expect(errors[0]?.err?.stack).toBeUndefined();
+  });
+
+  it('refuses a database not migrated yet, saying what to run', async () => {
+    const { code, lines } = await start({
+      JWT_SECRET: 'startup-test-secret-that-is-long-enough-0123456789',
+      OPERATIONS_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+      PGLITE_DIR: join(tmpdir(), `pls-unmigrated-${randomBytes(6).toString('hex')}`),
+    });
+
+    expect(code).toBe(1);
+    const errors = errorLines(lines);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.msg).toContain('the database is not migrated');
+    expect(errors[0]?.msg).toContain('npm run migrate');
   });
 
   it('logs a database out of reach as one JSON line', async () => {

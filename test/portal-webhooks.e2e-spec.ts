@@ -206,4 +206,51 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
     expect(consoleErrors).toEqual([]);
     await page.close();
   });
+
+  it('sends a test message, narrows the attempts to failed or succeeded ones, and resends one', async () => {
+    if (browser === null) return;
+    const tested = await WebhookReceiver.start();
+    // The first request fails, the resend succeeds.
+    tested.answer = () => ({ status: tested.received.length === 1 ? 500 : 204 });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await testApp.http
+        .post('/api/webhooks')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ url: tested.url })
+        .expect(201);
+      await page.goto(`${apiOrigin}/portal/`);
+      await page.getByLabel('User name').fill('acme');
+      await page.getByLabel('Password').fill('acme-pass-1');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Webhooks' }).click();
+      const item = page.locator('#webhook-list > li');
+
+      await item.getByRole('button', { name: 'Send test' }).click();
+      await tested.waitForRequests(1, AbortSignal.timeout(10_000));
+      expect(tested.received[0]?.payload.type).toBe('webhook.test');
+      const [{ id }] = (await webhooksOfAcme()) as [{ id: string; status: string }];
+      await waitUntil(async () => (await attemptsOf(id)) === 1, 5000);
+
+      await item.getByRole('button', { name: 'Deliveries' }).click();
+      const rows = page.locator('#deliveries-rows > tr');
+      await rows.first().waitFor();
+      await expect(rows.locator('td:nth-child(2)').allTextContents()).resolves.toEqual(['test message']);
+      await page.getByLabel('Attempts shown').selectOption('succeeded');
+      await page.getByText('No attempt yet').waitFor();
+      await page.getByLabel('Attempts shown').selectOption('failed');
+      await rows.first().waitFor();
+      await rows.first().getByRole('button', { name: 'Resend' }).click();
+      await tested.waitForRequests(2, AbortSignal.timeout(10_000));
+      expect(tested.received[1]?.id).toBe(tested.received[0]?.id);
+      await waitUntil(async () => (await attemptsOf(id)) === 2, 5000);
+      await page.getByLabel('Attempts shown').selectOption('succeeded');
+      await rows.locator('td:nth-child(5)', { hasText: '204' }).waitFor();
+      await expect(rows.locator('td:nth-child(5)').allTextContents()).resolves.toEqual(['204']);
+      await page.screenshot({ path: `${SCREENSHOTS}/webhook-tools.png`, fullPage: true });
+    } finally {
+      await page.close();
+      await tested.close();
+    }
+  });
 });

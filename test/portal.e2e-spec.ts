@@ -437,27 +437,53 @@ describe('the reference portal in Chromium', () => {
     await page.close();
   });
 
-  it('returns to the sign-in form with the API’s words when the token has expired', async () => {
-    if (browser === null) return;
-    const page = await openPortal();
-    // The token the API hands out, swapped for one of the same user that expired an hour ago.
+  /** Hands the page, at sign-in, an access token of the same user that expired an hour ago. */
+  async function signInWithAnExpiredToken(page: Page): Promise<void> {
     await page.route('**/api/auth/login', async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as { accessToken: string };
-      const sub = testApp.app.get(JwtService).decode<{ sub: string }>(body.accessToken).sub;
+      const { sub, sid } = testApp.app.get(JwtService).decode<{ sub: string; sid: string }>(body.accessToken);
       const expired = await testApp.app
         .get(JwtService)
         .signAsync(
-          { sub, iat: Math.floor(Date.now() / 1000) - 7200 },
+          { sub, sid, iat: Math.floor(Date.now() / 1000) - 7200 },
           { jwtid: 'expired', header: { alg: 'HS256', typ: 'at+jwt' } },
         );
       await route.fulfill({ response, json: { ...body, accessToken: expired } });
     });
     await signIn(page);
+  }
 
-    await expect(page.getByRole('alert').textContent()).resolves.toContain(
-      'The bearer token is invalid, expired or no longer accepted',
+  it('renews an expired token once, however many requests meet it, and stays signed in', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    let refreshes = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/auth/refresh') refreshes += 1;
+    });
+    await signInWithAnExpiredToken(page);
+
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    expect(refreshes).toBe(1);
+    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(false);
+    // Chromium reports the expired token's 401s on the console; nothing else may be there.
+    expect(consoleErrors.filter((error) => !error.includes('401'))).toEqual([]);
+    await page.close();
+  });
+
+  it('returns to the sign-in form with the API’s words when an expired token cannot be renewed', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    await page.route('**/api/auth/refresh', (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: 'application/problem+json',
+        json: { type: '/problems/invalid-credentials', title: 'Invalid credentials', status: 401 },
+      }),
     );
+    await signInWithAnExpiredToken(page);
+
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('The access token expired');
     await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
     await page.close();
   });

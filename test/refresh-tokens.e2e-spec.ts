@@ -66,21 +66,56 @@ describe.each(TEST_DATABASE_TARGETS)('Refresh tokens (%s)', (target) => {
     expect(JSON.stringify(stored)).not.toContain(refreshToken);
   });
 
-  it('refuses a spent token and ends its whole sign-in, later tokens included', async () => {
+  /** Past the grace for concurrent refreshes: a spent token presented now is a reuse. */
+  const PAST_GRACE_MS = 10_001;
+  const listWith = (accessToken: string) =>
+    testApp.http.get('/api/processes').set('Authorization', `Bearer ${accessToken}`);
+
+  it('refuses a spent token after 10 s and ends its whole sign-in, later tokens included', async () => {
     const first = await login();
     const second = (await refresh(first.refreshToken).expect(200)).body.refreshToken as string;
+    clock.advance(PAST_GRACE_MS);
 
     await expectRefused(first.refreshToken);
     await expectRefused(second);
+  });
+
+  it('ends the access tokens of a sign-in revoked for reuse, saying they were revoked', async () => {
+    const first = await login();
+    const next = (await refresh(first.refreshToken).expect(200)).body as { accessToken: string };
+    await listWith(next.accessToken).expect(200);
+    clock.advance(PAST_GRACE_MS);
+    await expectRefused(first.refreshToken);
+
+    for (const accessToken of [first.accessToken, next.accessToken]) {
+      const response = await listWith(accessToken).expect(401);
+      expect(response.headers['www-authenticate']).toMatch(/error="invalid_token".*revoked/);
+    }
+  });
+
+  it('gives two refreshes of one token within 10 s (two tabs) a pair each, of the same sign-in, both refreshing on', async () => {
+    const { refreshToken } = await login();
+    const [tab1, tab2] = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
+    expect([tab1.status, tab2.status]).toEqual([200, 200]);
+    clock.advance(9_000);
+    const late = await refresh(refreshToken).expect(200);
+
+    for (const pair of [tab1, tab2, late]) {
+      const body = pair.body as { accessToken: string; refreshToken: string };
+      await listWith(body.accessToken).expect(200);
+      await refresh(body.refreshToken).expect(200);
+    }
   });
 
   it('leaves the other sign-ins of the user alone when one is ended', async () => {
     const stolen = await login();
     const other = await login();
     await refresh(stolen.refreshToken).expect(200);
+    clock.advance(PAST_GRACE_MS);
     await expectRefused(stolen.refreshToken);
 
     await refresh(other.refreshToken).expect(200);
+    await listWith(other.accessToken).expect(200);
   });
 
   it('ends a sign-in at its absolute lifetime, however often it was refreshed', async () => {
@@ -99,12 +134,14 @@ describe.each(TEST_DATABASE_TARGETS)('Refresh tokens (%s)', (target) => {
     await expectRefused(refreshToken);
   });
 
-  it('logs out: 204, and the sign-in refreshes no more', async () => {
-    const { refreshToken } = await login();
+  it('logs out: 204, and the sign-in refreshes no more, nor do its access tokens work', async () => {
+    const { refreshToken, accessToken } = await login();
+    await listWith(accessToken).expect(200);
     const response = await logout(refreshToken).expect(204);
 
     expect(response.headers['cache-control']).toBe('no-store');
     await expectRefused(refreshToken);
+    await listWith(accessToken).expect(401);
   });
 
   it('refuses an unknown token, for refresh and logout alike', async () => {

@@ -14,6 +14,12 @@ export type WebhookStart = components['schemas']['ReplayWebhookRequestDto'];
 export type WebhookDeliveriesPage = components['schemas']['WebhookDeliveriesPageResponseDto'];
 export type WebhookDelivery = components['schemas']['WebhookDeliveryResponseDto'];
 export type ChangeKind = NonNullable<Webhook['kinds']>[number];
+export type ClientApplication = components['schemas']['ClientResponseDto'];
+export type Scope = ClientApplication['scopes'][number];
+export type WebhookMessage = components['schemas']['WebhookMessageResponseDto'];
+export type DeliveryOutcome = NonNullable<
+  NonNullable<paths['/api/webhooks/{id}/deliveries']['get']['parameters']['query']>['outcome']
+>;
 
 /** An answer of the API that is not a success, as its problem+json body words it. */
 export class ApiProblem extends Error {
@@ -51,6 +57,8 @@ export class PortalApi {
   private token: string | null = null;
   private refreshToken: string | null = null;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The renewal under way, which every request that met an expired token meanwhile waits for. */
+  private renewal: Promise<void> | undefined;
   private readonly entityTags = new Map<string, { etag: string; body: unknown }>();
 
   constructor(readonly baseUrl: string) {
@@ -97,13 +105,40 @@ export class PortalApi {
     this.refreshTimer = setTimeout(() => void this.renew(), renewInMs);
   }
 
-  private async renew(): Promise<void> {
+  /** One renewal at a time: a refresh token is single use, so two would be one too many. */
+  private renew(): Promise<void> {
+    this.renewal ??= this.refresh().finally(() => (this.renewal = undefined));
+    return this.renewal;
+  }
+
+  private async refresh(): Promise<void> {
     if (this.refreshToken === null) return;
     const { data } = await this.call(() =>
       this.client.POST('/api/auth/refresh', { body: { refreshToken: this.refreshToken ?? '' } }),
     ).catch(() => ({ data: undefined }));
     // Refused (the sign-in ended): the access token runs out, and the next call's 401 signs out.
     if (data !== undefined) this.keep(data);
+  }
+
+  /**
+   * The access token to use after `refused` was answered 401 (it expired while the page slept, say):
+   * renewed once, however many requests met it at the same time, or already renewed by one of them;
+   * null when the sign-in cannot be renewed.
+   */
+  async tokenAfterRefusal(refused: string): Promise<string | null> {
+    if (this.token === refused && this.refreshToken !== null) await this.renew();
+    return this.token === refused ? null : this.token;
+  }
+
+  /** Sends with the access token, and once more with a renewed one if the first is refused. */
+  private async withToken<R extends { response: Response }>(
+    send: (headers: Record<string, string>) => Promise<R>,
+  ): Promise<R> {
+    const used = this.requireToken();
+    const answer = await this.call(() => send({ Authorization: `Bearer ${used}` }));
+    if (answer.response.status !== 401) return answer;
+    const renewed = await this.tokenAfterRefusal(used);
+    return renewed === null ? answer : this.call(() => send({ Authorization: `Bearer ${renewed}` }));
   }
 
   private forgetTokens(): void {
@@ -158,13 +193,71 @@ export class PortalApi {
     );
   }
 
-  /** One page of a webhook's delivery attempts, newest first; `after` is an earlier page's `next`. */
-  async webhookDeliveries(id: string, after?: string): Promise<WebhookDeliveriesPage> {
+  /**
+   * One page of a webhook's delivery attempts, newest first, of one outcome or both; `after` is an
+   * earlier page's `next`.
+   */
+  async webhookDeliveries(
+    id: string,
+    outcome: DeliveryOutcome | undefined,
+    after?: string,
+  ): Promise<WebhookDeliveriesPage> {
     return this.authorized((headers) =>
       this.client.GET('/api/webhooks/{id}/deliveries', {
-        params: { path: { id }, query: { limit: 20, ...(after !== undefined && { after }) } },
+        params: {
+          path: { id },
+          query: {
+            limit: 20,
+            ...(outcome !== undefined && { outcome }),
+            ...(after !== undefined && { after }),
+          },
+        },
         headers,
       }),
+    );
+  }
+
+  /** Sends the webhook the test message (once, outside its queue); answers its `webhook-id`. */
+  async sendWebhookTest(id: string): Promise<WebhookMessage> {
+    return this.authorized((headers) =>
+      this.client.POST('/api/webhooks/{id}/test', { params: { path: { id } }, headers }),
+    );
+  }
+
+  /** Sends the message of one attempt again, with its `webhook-id`. */
+  async resendWebhookDelivery(id: string, deliveryId: string): Promise<WebhookMessage> {
+    return this.authorized((headers) =>
+      this.client.POST('/api/webhooks/{id}/deliveries/{deliveryId}/resend', {
+        params: { path: { id, deliveryId } },
+        headers,
+      }),
+    );
+  }
+
+  /** The signed-in user's client applications, oldest first (never with their secrets). */
+  async clients(): Promise<ClientApplication[]> {
+    const list = await this.authorized((headers) => this.client.GET('/api/clients', { headers }));
+    return list.data;
+  }
+
+  /** A new client application, with its secret: the only time the API shows it. */
+  async createClient(name: string, scopes: Scope[]): Promise<ClientApplication & { clientSecret: string }> {
+    return this.authorized((headers) =>
+      this.client.POST('/api/clients', { body: { name, scopes }, headers }),
+    );
+  }
+
+  /** A new secret for the client; the old one keeps working for 24 hours. */
+  async rotateClientSecret(id: string): Promise<string> {
+    const rotated = await this.authorized((headers) =>
+      this.client.POST('/api/clients/{id}/secret', { params: { path: { id } }, headers }),
+    );
+    return rotated.clientSecret;
+  }
+
+  async deleteClient(id: string): Promise<void> {
+    await this.authorized((headers) =>
+      this.client.DELETE('/api/clients/{id}', { params: { path: { id } }, headers }),
     );
   }
 
@@ -172,8 +265,7 @@ export class PortalApi {
   private async authorized<T>(
     send: (headers: Record<string, string>) => Promise<{ data?: T; error?: unknown; response: Response }>,
   ): Promise<T> {
-    const headers = { Authorization: `Bearer ${this.requireToken()}` };
-    const { data, error, response } = await this.call(() => send(headers));
+    const { data, error, response } = await this.withToken(send);
     if (!response.ok) {
       if (response.status === 401) this.forgetTokens();
       throw toProblem(response, error);
@@ -193,9 +285,9 @@ export class PortalApi {
     ) => Promise<{ data?: unknown; error?: unknown; response: Response }>,
   ): Promise<{ body: T; response: Response }> {
     const held = this.entityTags.get(key);
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.requireToken()}` };
-    if (held !== undefined) headers['If-None-Match'] = held.etag;
-    const { data, error, response } = await this.call(() => send(headers));
+    const { data, error, response } = await this.withToken((headers) =>
+      send(held === undefined ? headers : { ...headers, 'If-None-Match': held.etag }),
+    );
     if (response.status === 304 && held !== undefined) return { body: held.body as T, response };
     if (data === undefined) {
       if (response.status === 401) this.forgetTokens();

@@ -3,6 +3,7 @@ import { followChangeStream } from './change-stream';
 import { renderDetail } from './detail-view';
 import { byId, formatDate, formatInstant, h } from './dom';
 import { renderTimeline } from './timeline';
+import { SystemsView } from './systems-view';
 import { WebhooksView } from './webhooks-view';
 
 const SORT_ORDERS: Array<NonNullable<ListQuery['sort']>> = [
@@ -76,37 +77,36 @@ const webhooksView = new WebhooksView(api, {
   announce,
 });
 
-type View = 'processes' | 'arrivals' | 'webhooks';
+const systemsView = new SystemsView(api, {
+  onFailure: (error) => handleFailure(error),
+  onSuccess: clearAlert,
+  announce,
+});
+
+const VIEWS = ['processes', 'arrivals', 'webhooks', 'systems'] as const;
 
 /**
  * The processes (list with every filter, and detail), the arrivals (the same list, asked one of
- * two questions) or the webhooks: the view switcher marks the one shown.
+ * two questions), the webhooks or the systems: the view switcher marks the one shown.
  */
-function showView(view: View): void {
-  const webhooks = view === 'webhooks';
-  workspace.hidden = webhooks;
+function showView(view: (typeof VIEWS)[number]): void {
+  const listed = view === 'processes' || view === 'arrivals';
+  workspace.hidden = !listed;
   filtersForm.hidden = view === 'arrivals';
   byId('toggle-filters').hidden = view === 'arrivals';
   byId('arrivals').hidden = view !== 'arrivals';
-  if (webhooks) {
-    detailPanel.hidden = true;
-    void webhooksView.show();
-  } else {
-    webhooksView.hide();
-  }
-  for (const [id, current] of [
-    ['show-processes', view === 'processes'],
-    ['show-arrivals', view === 'arrivals'],
-    ['show-webhooks', webhooks],
-  ] as const) {
-    if (current) byId(id).setAttribute('aria-current', 'page');
-    else byId(id).removeAttribute('aria-current');
+  if (!listed) detailPanel.hidden = true;
+  if (view === 'webhooks') void webhooksView.show();
+  else webhooksView.hide();
+  if (view === 'systems') void systemsView.show();
+  else systemsView.hide();
+  for (const each of VIEWS) {
+    if (each === view) byId(`show-${each}`).setAttribute('aria-current', 'page');
+    else byId(`show-${each}`).removeAttribute('aria-current');
   }
 }
 
-byId('show-processes').addEventListener('click', () => showView('processes'));
-byId('show-arrivals').addEventListener('click', () => showView('arrivals'));
-byId('show-webhooks').addEventListener('click', () => showView('webhooks'));
+for (const view of VIEWS) byId(`show-${view}`).addEventListener('click', () => showView(view));
 
 /** The browser's calendar day `days` from today, `YYYY-MM-DD`: the importer's own day. */
 function dayFromToday(days: number): string {
@@ -397,9 +397,10 @@ function startFollowing(): void {
   live.hidden = false;
   const follow = async (): Promise<void> => {
     while (!controller.signal.aborted && api.bearer !== null) {
+      const token = api.bearer;
       const outcome = await followChangeStream({
         baseUrl: api.baseUrl,
-        token: api.bearer,
+        token,
         lastEventId,
         signal: controller.signal,
         onEvent: (event) => {
@@ -408,8 +409,10 @@ function startFollowing(): void {
         },
       });
       if (outcome === 'unavailable') return revalidateEvery(controller.signal);
-      if (outcome === 'unauthorized')
+      if (outcome === 'unauthorized') {
+        if ((await api.tokenAfterRefusal(token)) !== null) continue;
         return handleFailure(new ApiProblem(401, 'Signed out', 'Your session has ended. Sign in again.', []));
+      }
       live.textContent = '● Live';
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }

@@ -1,4 +1,4 @@
-import type { ChangeKind, PortalApi, Webhook, WebhookDelivery, WebhookStart } from './api';
+import type { ChangeKind, DeliveryOutcome, PortalApi, Webhook, WebhookDelivery, WebhookStart } from './api';
 import { byId, formatInstant, h } from './dom';
 
 /** Every kind of change, as the form offers it; a kind the API adds fails the type check here. */
@@ -12,6 +12,15 @@ const KIND_LABELS: Record<ChangeKind, string> = {
   PROCESS_UPDATED: 'process updated',
 };
 const KINDS = Object.keys(KIND_LABELS) as ChangeKind[];
+/** What the deliveries log says an attempt carried: a change, or the test message. */
+const DELIVERY_KIND_LABELS: Record<WebhookDelivery['kind'], string> = {
+  ...KIND_LABELS,
+  WEBHOOK_TEST: 'test message',
+};
+const OUTCOMES = { all: undefined, failed: 'failed', succeeded: 'succeeded' } as const satisfies Record<
+  string,
+  DeliveryOutcome | undefined
+>;
 
 export interface WebhooksViewHooks {
   /** A failed call: the page shows the API's words (and signs out on 401). */
@@ -22,7 +31,8 @@ export interface WebhooksViewHooks {
 
 /**
  * The Webhooks view: the signed-in user's subscriptions to the change feed, created, paused,
- * resumed, replayed and deleted through the API, with each one's delivery attempts.
+ * resumed, tested, replayed and deleted through the API, with each one's delivery attempts (all,
+ * or those that failed or succeeded), any of which can be sent again.
  */
 export class WebhooksView {
   private readonly section = byId('webhooks');
@@ -31,6 +41,7 @@ export class WebhooksView {
   private readonly secretValue = byId<HTMLInputElement>('webhook-secret-value');
   private readonly deliveriesPanel = byId('webhook-deliveries');
   private readonly replayForm = byId<HTMLFormElement>('replay');
+  private readonly outcomeFilter = byId<HTMLSelectElement>('deliveries-outcome');
   /** The webhook whose deliveries are open, and the `next` of the last page shown. */
   private open: { webhook: Webhook; next: string | null } | null = null;
 
@@ -57,6 +68,7 @@ export class WebhooksView {
     byId('refresh-deliveries').addEventListener('click', () => void this.run(() => this.showDeliveries()));
     byId('older-deliveries').addEventListener('click', () => void this.run(() => this.showOlderDeliveries()));
     byId('close-deliveries').addEventListener('click', () => this.closeDeliveries());
+    this.outcomeFilter.addEventListener('change', () => void this.run(() => this.showDeliveries()));
     this.replayForm.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.run(() => this.replay());
@@ -187,6 +199,7 @@ export class WebhooksView {
         paused
           ? action('Resume', () => this.setStatus(webhook, 'ACTIVE'), false)
           : action('Pause', () => this.setStatus(webhook, 'PAUSED')),
+        action('Send test', () => this.sendTest(webhook)),
         action('Deliveries', () => this.openDeliveries(webhook)),
         action('Delete', () => this.delete(webhook)),
       ),
@@ -203,6 +216,19 @@ export class WebhooksView {
       ?.focus();
   }
 
+  private async sendTest(webhook: Webhook): Promise<void> {
+    const { messageId } = await this.api.sendWebhookTest(webhook.id);
+    this.hooks.announce(
+      `${webhook.url}: test message ${messageId} sent; its attempt shows among the deliveries.`,
+    );
+  }
+
+  private async resend(delivery: WebhookDelivery): Promise<void> {
+    if (this.open === null) return;
+    const { messageId } = await this.api.resendWebhookDelivery(this.open.webhook.id, delivery.id);
+    this.hooks.announce(`${messageId} sent again; refresh to see its attempt.`);
+  }
+
   private async delete(webhook: Webhook): Promise<void> {
     if (!window.confirm(`Delete the webhook to ${webhook.url}? Its deliveries log goes with it.`)) return;
     await this.api.deleteWebhook(webhook.id);
@@ -213,6 +239,7 @@ export class WebhooksView {
   private async openDeliveries(webhook: Webhook): Promise<void> {
     this.open = { webhook, next: null };
     this.replayForm.reset();
+    this.outcomeFilter.value = 'all';
     await this.showDeliveries();
     this.deliveriesPanel.hidden = false;
     this.deliveriesPanel.focus();
@@ -220,19 +247,56 @@ export class WebhooksView {
 
   private async showDeliveries(): Promise<void> {
     if (this.open === null) return;
-    const page = await this.api.webhookDeliveries(this.open.webhook.id);
+    const page = await this.api.webhookDeliveries(this.open.webhook.id, this.outcome);
     byId('deliveries-heading').textContent = `Deliveries to ${this.open.webhook.url}`;
     byId('deliveries-caption').textContent =
       page.data.length === 0 ? 'No attempt yet' : 'Attempts, newest first';
-    byId('deliveries-rows').replaceChildren(...page.data.map(renderDelivery));
+    byId('deliveries-rows').replaceChildren(...page.data.map((delivery) => this.renderDelivery(delivery)));
     this.showNext(page.next);
   }
 
   private async showOlderDeliveries(): Promise<void> {
     if (this.open === null || this.open.next === null) return;
-    const page = await this.api.webhookDeliveries(this.open.webhook.id, this.open.next);
-    byId('deliveries-rows').append(...page.data.map(renderDelivery));
+    const page = await this.api.webhookDeliveries(this.open.webhook.id, this.outcome, this.open.next);
+    byId('deliveries-rows').append(...page.data.map((delivery) => this.renderDelivery(delivery)));
     this.showNext(page.next);
+  }
+
+  private get outcome(): DeliveryOutcome | undefined {
+    return OUTCOMES[this.outcomeFilter.value as keyof typeof OUTCOMES];
+  }
+
+  private renderDelivery(delivery: WebhookDelivery): HTMLElement {
+    const answer =
+      delivery.responseStatus === null
+        ? (delivery.error ?? 'no answer')
+        : `${delivery.responseStatus}${delivery.error === null ? '' : ` · ${delivery.error}`}`;
+    const rowId = `delivery-${delivery.id}`;
+    return h(
+      'tr',
+      { class: delivery.error === null ? 'delivered' : 'failed' },
+      h('td', {}, formatInstant(delivery.attemptedAt)),
+      h('td', {}, DELIVERY_KIND_LABELS[delivery.kind]),
+      h('td', { id: rowId }, h('code', {}, delivery.messageId)),
+      h('td', {}, String(delivery.attempt)),
+      h('td', {}, answer),
+      h('td', {}, `${delivery.durationMs} ms`),
+      h('td', {}, formatInstant(delivery.nextAttemptAt)),
+      h(
+        'td',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            'aria-describedby': rowId,
+            onclick: () => void this.run(() => this.resend(delivery)),
+          },
+          'Resend',
+        ),
+      ),
+    );
   }
 
   private showNext(next: string | null): void {
@@ -269,22 +333,4 @@ function field(data: FormData, name: string): string {
 function utcInstant(value: string): string {
   if (value === '') return value;
   return `${value.length === 16 ? `${value}:00` : value}Z`;
-}
-
-function renderDelivery(delivery: WebhookDelivery): HTMLElement {
-  const answer =
-    delivery.responseStatus === null
-      ? (delivery.error ?? 'no answer')
-      : `${delivery.responseStatus}${delivery.error === null ? '' : ` · ${delivery.error}`}`;
-  return h(
-    'tr',
-    { class: delivery.error === null ? 'delivered' : 'failed' },
-    h('td', {}, formatInstant(delivery.attemptedAt)),
-    h('td', {}, KIND_LABELS[delivery.kind]),
-    h('td', {}, h('code', {}, delivery.messageId)),
-    h('td', {}, String(delivery.attempt)),
-    h('td', {}, answer),
-    h('td', {}, `${delivery.durationMs} ms`),
-    h('td', {}, formatInstant(delivery.nextAttemptAt)),
-  );
 }

@@ -5,6 +5,8 @@ import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { loadAppConfig } from '../config/app.config.js';
 import type { LoginAttempt, LoginRateLimiter } from '../rate-limit/login-rate-limiter.js';
 import { AuthService } from './auth.service.js';
+import { AccessTokenIssuer } from './jwt/access-token-issuer.js';
+import type { SignInStatus } from './sign-ins/sign-in-status.service.js';
 import type { SignInsRepository } from './sign-ins/sign-ins.repository.js';
 import { jwtOptionsOf } from './jwt/jwt-options.js';
 import type { PasswordHasher } from './password-hasher.service.js';
@@ -20,6 +22,7 @@ const ACME: UserRecord = {
   active: true,
   customerIds: ['acme'],
 };
+const SIGN_IN_ID = '1b7e0c52-9d1f-4e8a-b3c6-5a2f8d0e7c41';
 const PASSWORDS: Record<string, string> = { [ACME.passwordHash]: 'acme-pass-1' };
 
 describe(AuthService.name, () => {
@@ -68,10 +71,11 @@ describe(AuthService.name, () => {
     sut = new AuthService(
       repository as unknown as UsersRepository,
       hasher as unknown as PasswordHasher,
-      jwt,
+      new AccessTokenIssuer(jwt),
       config,
       limiter as unknown as LoginRateLimiter,
-      { start: () => Promise.resolve() } as unknown as SignInsRepository,
+      { start: () => Promise.resolve(SIGN_IN_ID) } as unknown as SignInsRepository,
+      {} as SignInStatus,
       { now: () => new Date('2026-03-14T12:00:00Z') },
     );
   });
@@ -98,7 +102,7 @@ describe(AuthService.name, () => {
       });
     });
 
-    it('signs an HS256 access token (typ at+jwt) for the user, with issuer, audience, lifetime and a jti', async () => {
+    it('signs an HS256 access token (typ at+jwt) for the user and sign-in, with issuer, audience, lifetime and a jti', async () => {
       const before = Math.floor(Date.now() / 1000);
       const { accessToken } = await sut.login('acme', 'acme-pass-1', ADDRESS);
 
@@ -113,6 +117,7 @@ describe(AuthService.name, () => {
       expect(iat).toBeGreaterThanOrEqual(before);
       expect(token.payload).toEqual({
         sub: ACME.id,
+        sid: SIGN_IN_ID,
         iss: 'process-lookup',
         aud: 'process-lookup-api',
         iat,

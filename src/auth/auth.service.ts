@@ -1,14 +1,14 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { JwtService } from '@nestjs/jwt';
 import { Clock } from '../common/clock.js';
 import { AppConfig } from '../config/app.config.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { LoginRateLimiter } from '../rate-limit/login-rate-limiter.js';
 import type { LoginResponseDto } from './dto/login.response.dto.js';
-import { ACCESS_TOKEN_TYPE, JWT_ALGORITHM } from './jwt/jwt.strategy.js';
+import { AccessTokenIssuer } from './jwt/access-token-issuer.js';
 import { PasswordHasher } from './password-hasher.service.js';
+import { SignInStatus } from './sign-ins/sign-in-status.service.js';
 import { SignInsRepository } from './sign-ins/sign-ins.repository.js';
 import { UsersRepository, type UserRecord } from './users/users.repository.js';
 
@@ -17,10 +17,11 @@ export class AuthService {
   constructor(
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
-    private readonly jwt: JwtService,
+    private readonly issuer: AccessTokenIssuer,
     private readonly config: AppConfig,
     private readonly limiter: LoginRateLimiter,
     private readonly signIns: SignInsRepository,
+    private readonly signInStatus: SignInStatus,
     private readonly clock: Clock,
   ) {}
 
@@ -51,13 +52,14 @@ export class AuthService {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.jwt.refreshExpiresInSeconds * 1000);
     const refreshToken = newRefreshToken();
-    await this.signIns.start(user.id, hashOf(refreshToken), now, expiresAt);
-    return this.tokens(user.id, refreshToken, now, expiresAt);
+    const signInId = await this.signIns.start(user.id, hashOf(refreshToken), now, expiresAt);
+    return this.tokens(user.id, signInId, refreshToken, now, expiresAt);
   }
 
   /**
    * Exchanges a refresh token for a new pair (RFC 9700 4.14: rotated, single use). A token
-   * presented a second time ends its whole sign-in. Every refusal is the same 401 and counts as a
+   * presented a second time ends its whole sign-in (its access tokens included), but within a few
+   * seconds of its first use (two tabs, a retry). Every refusal is the same 401 and counts as a
    * failure of the client address, as a failed login does.
    */
   async refresh(refreshToken: string, clientAddress: string | undefined): Promise<LoginResponseDto> {
@@ -74,41 +76,38 @@ export class AuthService {
       await attempt.abandon();
       throw error;
     }
+    if (rotation.outcome === 'reused') this.signInStatus.markEnded(rotation.signInId);
     if (rotation.outcome !== 'rotated' || !userActive) {
       throw invalidCredentials('The refresh token is unknown, spent, expired or revoked: sign in again');
     }
     await attempt.succeeded();
-    return this.tokens(rotation.userId, next, now, rotation.expiresAt);
+    return this.tokens(rotation.userId, rotation.signInId, next, now, rotation.expiresAt);
   }
 
-  /** Ends the sign-in the refresh token belongs to. */
+  /** Ends the sign-in the refresh token belongs to, its access tokens included. */
   async logout(refreshToken: string, clientAddress: string | undefined): Promise<void> {
     const attempt = await this.limiter.beginForAddress(clientAddress);
-    let ended: boolean;
+    let ended: string | null;
     try {
       ended = await this.signIns.endByToken(hashOf(refreshToken), this.clock.now());
     } catch (error) {
       await attempt.abandon();
       throw error;
     }
-    if (!ended) throw invalidCredentials('The refresh token is unknown');
+    if (ended === null) throw invalidCredentials('The refresh token is unknown');
+    this.signInStatus.markEnded(ended);
     await attempt.succeeded();
   }
 
   private async tokens(
     userId: string,
+    signInId: string,
     refreshToken: string,
     now: Date,
     signInEnds: Date,
   ): Promise<LoginResponseDto> {
-    // The header says what kind of token this is: set here, not as a JwtService default, so that
-    // no other token the same service signs could pass for an access token.
-    const accessToken = await this.jwt.signAsync(
-      { sub: userId },
-      { jwtid: randomUUID(), header: { alg: JWT_ALGORITHM, typ: ACCESS_TOKEN_TYPE } },
-    );
     return {
-      accessToken,
+      accessToken: await this.issuer.forUser(userId, signInId),
       tokenType: 'Bearer',
       expiresIn: this.config.jwt.expiresInSeconds,
       refreshToken,

@@ -1,7 +1,8 @@
 import { Controller, Get, Header, Headers, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
+import { RequiresScope } from '../auth/access/requires-access.decorator.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { tokenExpiresAtMs } from '../auth/jwt/token-expiry.js';
 import { unauthorized } from '../auth/jwt/unauthorized.js';
@@ -29,7 +30,7 @@ const INVALID_LIMIT = {
 const PAGE_CACHE_CONTROL = 'private, no-cache';
 
 @ApiTags('changes')
-@ApiBearerAuth()
+@RequiresScope('changes:read')
 @Controller('api/changes')
 export class ChangesController {
   constructor(
@@ -86,9 +87,9 @@ export class ChangesController {
     name: 'Last-Event-ID',
     required: false,
     description:
-      'The `id` of the last event received: the stream goes on after it (wins over `after`/`since`)',
+      'The `id` of the last event received: the stream goes on after it (wins over `after`/`since`); empty is ' +
+      'the same as absent',
     schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$', maxLength: 16 },
-    example: 'AAAAAAAAAQn44-hy',
   })
   @ApiOkResponse({
     description:
@@ -116,7 +117,9 @@ export class ChangesController {
     const expiresAtMs = tokenExpiresAtMs(request);
     // The guard allows for clock skew; a stream opened on an expired token would close at once, and
     // its client would reconnect with the same token again and again.
-    if (expiresAtMs <= this.clock.now().getTime()) throw unauthorized(true);
+    if (expiresAtMs <= this.clock.now().getTime()) throw unauthorized('expired');
+    // Browsers and EventSource polyfills send it empty on some reconnections: that is none.
+    if (lastEventId === '') lastEventId = undefined;
     if (lastEventId !== undefined && !isCursor(lastEventId)) {
       throw new InvalidRequestException([
         { in: 'header', name: 'Last-Event-ID', message: 'must be the id of an event this stream sent' },

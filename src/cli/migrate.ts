@@ -3,21 +3,27 @@ import { existsSync } from 'node:fs';
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '../config/config.module.js';
 import { AppConfig } from '../config/app.config.js';
-import { DatabaseModule } from '../database/database.module.js';
+import { DatabaseService } from '../database/database.service.js';
 import { createCliContext } from './nest-context.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
-/** Applying the migrations is what DatabaseModule does on start-up; this starts only that and exits. */
-@Module({ imports: [ConfigModule, DatabaseModule] })
+/** The configuration only: the service refuses an unmigrated database, this is what migrates it. */
+@Module({ imports: [ConfigModule] })
 class MigrateModule {}
 
 try {
   const context = await createCliContext(MigrateModule);
-  const { database } = context.get(AppConfig);
+  const { database: options } = context.get(AppConfig);
   await context.close();
+  const database = await DatabaseService.connect(options);
+  try {
+    await database.migrate();
+  } finally {
+    await database.close();
+  }
   process.stdout.write(
-    `Migrations applied to ${database.url === null ? `PGlite in ${database.pgliteDir}` : 'PostgreSQL'}\n`,
+    `Migrations applied to ${options.url === null ? `PGlite in ${options.pgliteDir}` : 'PostgreSQL'}\n`,
   );
 } catch (error) {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);

@@ -128,6 +128,8 @@ describe(loadAppConfig.name, () => {
     ['PORT', '-1'],
     ['PORT', 'http'],
     ['DATABASE_URL', 'mysql://db/app'],
+    ['DATABASE_URL', 'postgres://[db/app'],
+    ['DATABASE_URL', 'postgres://db:99999/app'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '99'],
     ['SERVED_OVER_TLS', 'yes'],
     ['SHUTDOWN_GRACE_MS', '60001'],
@@ -145,6 +147,7 @@ describe(loadAppConfig.name, () => {
     ['OPERATIONS_STALE_TTL_S', '604801'],
     ['SYNC_INTERVAL_S', 'soon'],
     ['REDIS_URL', 'http://cache:6379'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
     ['CORS_ORIGINS', '*'],
     ['CORS_ALLOWED_HEADERS', 'X-Tenant, X Tenant'],
     ['CORS_ALLOWED_HEADERS', 'X-Tenant: 1'],
@@ -165,6 +168,15 @@ describe(loadAppConfig.name, () => {
 
     expect(message).toMatch(/^Invalid configuration:/);
     for (const variable of ['PORT', 'LOG_LEVEL', 'REDIS_URL']) expect(message).toContain(`${variable}:`);
+  });
+
+  it('names a DATABASE_URL pg cannot read beside every other invalid variable', () => {
+    const message = problemWith({ DATABASE_URL: 'postgres://[db/app', JWT_SECRET: 'short', PORT: 'x' });
+
+    for (const variable of ['DATABASE_URL', 'JWT_SECRET', 'PORT']) {
+      expect(message).toMatch(new RegExp(`^\\s+${variable}: `, 'm'));
+    }
+    expect(message).not.toContain('TypeError');
   });
 
   it.each(['1e3', '0x10', '1.5', ' 80', '+80', '80 '])('refuses %j where an integer is expected', (value) => {

@@ -1,5 +1,17 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateBy,
+} from 'class-validator';
+import { parse as parseConnectionString } from 'pg-connection-string';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -10,6 +22,33 @@ const emptyAsUnset = ({ value }: { value: unknown }): unknown => (value === '' ?
 /** Env values are strings; only plain decimal integers count (no `1e3`, `0x10`, `1.5`). */
 const toInteger = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+
+const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
+
+/**
+ * A postgres:// URL that `pg` itself can read: a malformed one (`postgres://[db`, a port above 65535)
+ * would otherwise pass here and fail at the first connection as a bare TypeError.
+ */
+function IsPostgresUrl(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isPostgresUrl',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && POSTGRES_URL.test(value) && readsAsPostgresUrl(value),
+      defaultMessage: () =>
+        'must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)',
+    },
+  });
+}
+
+function readsAsPostgresUrl(value: string): boolean {
+  try {
+    parseConnectionString(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // Validators run from the property outwards and stop at the first failure: the type check sits
 // closest so that `1e3` reads "must be an integer", not "must not be greater than".
@@ -30,7 +69,7 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(emptyAsUnset)
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// or postgresql:// URL' })
+  @IsPostgresUrl()
   DATABASE_URL?: string;
 
   @IsOptional()
@@ -216,4 +255,10 @@ export class EnvironmentVariables {
   @Transform(emptyAsUnset)
   @IsIn(WEBHOOK_DELIVERY_PLACES, { message: 'must be thread or in-process' })
   WEBHOOK_DELIVERY?: (typeof WEBHOOK_DELIVERY_PLACES)[number];
+
+  /** Read by the tracing set-up before the service starts (`src/tracing/register.ts`); checked here too. */
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }

@@ -49,7 +49,7 @@ export interface DatabaseOptions {
 const CLIENT_TIMEOUT_MARGIN_MS = 1000;
 
 /** Same path from `src/database` (tests) and `dist/database` (built service). */
-const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
+export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
 /** Serialises migrations when several instances start at once against one server. */
 const MIGRATION_LOCK_KEY = 7_231_001;
 

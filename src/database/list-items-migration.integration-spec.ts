@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import { renderMissingListItems } from '../sync/list-items-backfill.js';
 import * as schema from './schema.js';
 import { rowsOf } from './sql-rows.js';
 
@@ -25,7 +26,7 @@ function migrationsBefore(tag: string): string {
 }
 
 describe('migration 0015 (process list items)', () => {
-  it('renders the list item of every process stored before it, as the API sends it', async () => {
+  it('leaves the list item of every process stored before it to the backfill, which renders it as the API sends it', async () => {
     const earlier = migrationsBefore(LIST_ITEMS_MIGRATION);
     const client = await PGlite.create('memory://');
     const db = drizzle(client, { schema });
@@ -48,6 +49,15 @@ describe('migration 0015 (process list items)', () => {
                ('IMP-2026-000001', 'a', 'PROCESS_OPENED', 'First', '2026-04-01T10:00:00Z', 'CNSHA', 'Shanghai')`);
 
       await migrate(db, { migrationsFolder: MIGRATIONS });
+      // The migration renders nothing itself: the background backfill does, a batch at a time.
+      const listed = () => rowsOf<{ numero: string }>(db, sql`SELECT numero FROM process_list_items`);
+      expect(await listed()).toEqual([]);
+      expect(await renderMissingListItems(db, '', 1)).toEqual({ count: 1, last: 'IMP-2026-000001' });
+      expect(await renderMissingListItems(db, 'IMP-2026-000001', 1)).toEqual({
+        count: 1,
+        last: 'IMP-2026-000002',
+      });
+      expect(await renderMissingListItems(db, 'IMP-2026-000002', 1)).toEqual({ count: 0, last: null });
 
       const items = await rowsOf<{ numero: string; body: string }>(
         db,
@@ -126,7 +136,7 @@ describe('migration 0015 (process list items)', () => {
 });
 
 describe('migration 0018 (ETA history)', () => {
-  it('starts each history from the stored ETA, invents none, and renders items with the original ETA', async () => {
+  it('starts each history from the stored ETA, invents none, and leaves items to render with the original ETA', async () => {
     const earlier = migrationsBefore(ETA_HISTORY_MIGRATION);
     const client = await PGlite.create('memory://');
     const db = drizzle(client, { schema });
@@ -149,11 +159,17 @@ describe('migration 0018 (ETA history)', () => {
                    to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
               FROM process_eta_history ORDER BY id`,
       );
+      const left = await rowsOf<{ count: number }>(
+        db,
+        sql`SELECT count(*)::int AS count FROM process_list_items`,
+      );
+      await renderMissingListItems(db, '', 1000);
       const summaries = await rowsOf<{ summary: unknown }>(
         db,
         sql`SELECT (body::json -> 'summary')::jsonb - 'customer' - 'origin' - 'destination' AS summary
               FROM process_list_items ORDER BY numero`,
       );
+      expect(left).toEqual([{ count: 0 }]);
       expect(history).toEqual([
         { numero: 'IMP-2026-000001', eta: '2026-04-20', recordedAt: '2026-04-02T08:31:00Z' },
       ]);

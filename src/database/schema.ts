@@ -412,7 +412,11 @@ export const webhookSubscriptions = pgTable(
     nextAttemptAt: instant('next_attempt_at'),
     /** The signing secret, AES-256-GCM encrypted with the configured key. */
     secret: text('secret').notNull(),
-    /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
+    /**
+     * Where the release before `webhook_retired_secrets` kept the secret a rotation replaced: no
+     * longer read, kept so that release works on this schema during a rolling upgrade; to drop in a
+     * later release.
+     */
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: instant('previous_secret_expires_at'),
     leaseOwner: text('lease_owner'),
@@ -431,6 +435,19 @@ export const webhookSubscriptions = pgTable(
   ],
 );
 
+/** Secrets a rotation replaced, each still signing until its `expires_at` (encrypted as `secret` is). */
+export const webhookRetiredSecrets = pgTable(
+  'webhook_retired_secrets',
+  {
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    secret: text('secret').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (table) => [index('webhook_retired_secrets_subscription_idx').on(table.subscriptionId, table.expiresAt)],
+);
+
 /** Every attempt to deliver a change to a subscription, for its owner to see what happened. */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -441,7 +458,8 @@ export const webhookDeliveries = pgTable(
       .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
     /** The change's cursor: the `webhook-id` sent. */
     messageId: text('message_id').notNull(),
-    kind: text('kind', { enum: CHANGE_KINDS }).notNull(),
+    /** A change's kind, or the test message's (`WEBHOOK_TEST`). */
+    kind: text('kind').notNull(),
     attempt: integer('attempt').notNull(),
     attemptedAt: instant('attempted_at').notNull(),
     responseStatus: integer('response_status'),
@@ -452,5 +470,36 @@ export const webhookDeliveries = pgTable(
   (table) => [
     index('webhook_deliveries_subscription_idx').on(table.subscriptionId, table.id.desc()),
     index('webhook_deliveries_attempted_at_idx').on(table.attemptedAt),
+  ],
+);
+
+/**
+ * A client application: a user's other system (an ERP, a BI job) signing in with OAuth 2.0 client
+ * credentials, with the scopes it was given and the visibility its creator had at creation. Its
+ * secret is stored only as a SHA-256 (`secret_hash`); the one it replaced keeps working until
+ * `previous_secret_expires_at`.
+ */
+export const clientApplications = pgTable(
+  'client_applications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    name: text('name').notNull(),
+    scopes: json('scopes').$type<string[]>().notNull(),
+    /** The customers its tokens may see, as the creator saw them; null: every customer (staff). */
+    customerIds: json('customer_ids').$type<string[]>(),
+    secretHash: text('secret_hash').notNull(),
+    previousSecretHash: text('previous_secret_hash'),
+    previousSecretExpiresAt: instant('previous_secret_expires_at'),
+    createdAt: instant('created_at').notNull(),
+    updatedAt: instant('updated_at').notNull(),
+    lastUsedAt: instant('last_used_at'),
+  },
+  (table) => [
+    uniqueIndex('client_applications_client_id_key').on(table.clientId),
+    index('client_applications_owner_idx').on(table.ownerId, table.createdAt),
   ],
 );

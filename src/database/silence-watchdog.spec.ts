@@ -89,6 +89,25 @@ describe(watchForSilence.name, () => {
     expect(client.destroyed).toBe(1);
   });
 
+  it('gives up within the limit when its timer fires early: it waits out the rest, not the limit again', () => {
+    const { client } = fakeClient();
+    watchForSilence(client, LIMIT_MS, logger);
+    const clock = jest.spyOn(performance, 'now').mockReturnValue(0);
+    client.query('SELECT pg_sleep(60)');
+
+    // The timer fires when the monotonic clock says 40 ms are still to go.
+    clock.mockReturnValue(LIMIT_MS - 40);
+    jest.advanceTimersByTime(LIMIT_MS);
+    expect(client.destroyed).toBe(0);
+
+    clock.mockReturnValue(LIMIT_MS);
+    jest.advanceTimersByTime(40);
+    clock.mockRestore();
+
+    expect(client.destroyed).toBe(1);
+    expect(warnings).toEqual([`PostgreSQL has not answered for ${LIMIT_MS} ms: dropping the connection`]);
+  });
+
   it('stops watching a connection that has ended', () => {
     const { client, end } = fakeClient();
     watchForSilence(client, LIMIT_MS, logger);

@@ -21,18 +21,28 @@ export interface WatchedClient {
  */
 export function watchForSilence(client: WatchedClient, limitMs: number, logger: Logger): void {
   let busySince: number | null = null;
-  const timer = setTimeout(() => {
+  let remainder: NodeJS.Timeout | undefined;
+  const check = (): void => {
     if (busySince === null) return;
     const waitedMs = performance.now() - busySince;
-    // Fired early by the timers' coarser clock: wait the rest out.
-    if (waitedMs < limitMs) return void timer.refresh();
+    // Fired early (timers keep a coarser clock, and drift under load): wait out the rest only, on a
+    // timer of its own, as refreshing this one would wait the whole limit again.
+    if (waitedMs < limitMs) {
+      remainder = setTimeout(check, Math.ceil(limitMs - waitedMs)).unref();
+      return;
+    }
+    busySince = null;
     logger.warn(`PostgreSQL has not answered for ${Math.round(waitedMs)} ms: dropping the connection`);
     client.connection.stream.destroy();
-  }, limitMs).unref();
+  };
+  const timer = setTimeout(check, limitMs).unref();
   client.on('drain', () => {
     busySince = null;
   });
-  client.on('end', () => clearTimeout(timer));
+  client.on('end', () => {
+    clearTimeout(timer);
+    clearTimeout(remainder);
+  });
 
   const send = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = (...args: unknown[]): unknown => {

@@ -12,6 +12,7 @@ import { OperationsGateway } from '../operations/operations.gateway.js';
 import { SyncService } from '../sync/sync.service.js';
 import { FakeOperationsGateway } from '../testing/fake-operations.gateway.js';
 import { anEvent, anOperationsProcess } from '../testing/operations-process.factory.js';
+import { createTestDatabase } from '../testing/test-database.js';
 import { DemoModule } from './demo.module.js';
 import { DemoSeeder } from './demo-seeder.service.js';
 import { DEMO_USERS } from './demo-users.js';
@@ -31,8 +32,8 @@ const upstream = new FakeOperationsGateway().putAll(
   }),
 );
 
-async function startDemoModules(demoMode: boolean): Promise<TestingModule> {
-  const config = loadAppConfig({ NODE_ENV: 'test', PGLITE_DIR: 'memory://', SYNC_INTERVAL_S: '0' });
+async function startDemoModules(demoMode: boolean, pgliteDir = 'memory://'): Promise<TestingModule> {
+  const config = loadAppConfig({ NODE_ENV: 'test', PGLITE_DIR: pgliteDir, SYNC_INTERVAL_S: '0' });
   config.demoMode = demoMode;
   const moduleRef = await Test.createTestingModule({ imports: [ConfigModule, DatabaseModule, DemoModule] })
     .overrideProvider(AppConfig)
@@ -101,7 +102,9 @@ describe(DemoSeeder.name, () => {
 
   describe('outside demo mode', () => {
     it('is ready at once and neither syncs nor creates users', async () => {
-      const moduleRef = await startDemoModules(false);
+      // Outside demo mode the database is migrated beforehand, by `npm run migrate`.
+      const testDatabase = await createTestDatabase('pglite');
+      const moduleRef = await startDemoModules(false, testDatabase.options.pgliteDir);
       try {
         expect(moduleRef.get(InitialDataState).isReady).toBe(true);
         await moduleRef.get(DemoSeeder).whenSeeded();
@@ -110,6 +113,7 @@ describe(DemoSeeder.name, () => {
         expect(await countsOf(moduleRef.get(DatabaseService))).toMatchObject({ processes: 0 });
       } finally {
         await moduleRef.close();
+        await testDatabase.drop();
       }
     });
   });

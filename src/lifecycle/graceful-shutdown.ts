@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Logger, type INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
@@ -14,6 +14,14 @@ export const HARD_SHUTDOWN_TIMEOUT_MS = 10_000;
  * moment it closes, when the kernel resets every connection waiting in its accept queue.
  */
 export const REFUSAL_PERIOD_MS = 500;
+/**
+ * Then the kernel's queue of accepted connections is cut to nothing, and drained for this long
+ * before the listener closes (just after the event loop has taken what was queued): closing
+ * resets every connection still in it, whose clients (those that reconnect at once after their
+ * 503) would see their request reset. Meanwhile the kernel leaves new connection attempts
+ * unanswered; the client tries again, and finds nobody listening.
+ */
+export const ACCEPT_QUEUE_DRAIN_MS = 200;
 const IDLE_CONNECTION_SWEEP_MS = 100;
 /**
  * A connection that has sent nothing for this long is a preconnect or a TCP health check, dropped
@@ -58,7 +66,7 @@ export function enableGracefulShutdown(
   const logger = new Logger('Shutdown');
   const state = app.get(ShutdownState);
   const server = app.getHttpServer() as Server;
-  const silentSockets = socketsThatNeverSentARequest(server);
+  const connections = trackConnections(server);
   const shutDown = async (signal: string): Promise<void> => {
     state.begin(signal);
     await sleep(graceMs);
@@ -68,6 +76,21 @@ export function enableGracefulShutdown(
     }, hardTimeoutMs).unref();
     state.refuseRequests();
     await sleep(REFUSAL_PERIOD_MS);
+    stopQueueingConnections(server);
+    await sleep(ACCEPT_QUEUE_DRAIN_MS);
+    // Closing, Node also drops every connection with no request under way, one accepted a moment
+    // ago included, whose request (on its way) would meet a reset: only those answered and silent
+    // since are dropped; a fresh one is given time to send its request, refused like the others.
+    server.closeIdleConnections = () => {
+      for (const socket of connections.answeredAndIdle) socket.destroy();
+    };
+    // Nest's close (below) closes it again, and finds it closed.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        server.close();
+        resolve();
+      }),
+    );
     // A closed server still waits for its keep-alive connections; each is dropped once its
     // request in flight is answered instead of after the keep-alive timeout. Node does not count
     // a connection that never sent a request as idle (a preconnect, a TCP health check), and would
@@ -76,7 +99,9 @@ export function enableGracefulShutdown(
       if (server.listening) return;
       server.closeIdleConnections();
       const silentSince = performance.now() - SILENT_CONNECTION_MS;
-      for (const [socket, connectedAt] of silentSockets) if (connectedAt <= silentSince) socket.destroy();
+      for (const [socket, connectedAt] of connections.neverSentARequest) {
+        if (connectedAt <= silentSince) socket.destroy();
+      }
     }, IDLE_CONNECTION_SWEEP_MS).unref();
     await app.close();
     process.exit(0);
@@ -93,13 +118,37 @@ export function enableGracefulShutdown(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The server's open connections that have not sent a request yet, with when each was accepted. */
-function socketsThatNeverSentARequest(server: Server): Map<Socket, number> {
-  const silent = new Map<Socket, number>();
+/**
+ * Listens again with a backlog of 0: Linux then queues no more accepted connections (it drops new
+ * handshakes while one waits). Node offers no public way to change a listener's backlog; its
+ * handle's `listen` is the call `server.listen` makes, and calling it again only sets the backlog.
+ */
+function stopQueueingConnections(server: Server): void {
+  const handle = (server as unknown as { _handle?: { listen?: (backlog: number) => number } | null })._handle;
+  handle?.listen?.(0);
+}
+
+/**
+ * The server's open connections that have not sent a request yet (with when each was accepted),
+ * and those whose last request has been answered with nothing sent since.
+ */
+function trackConnections(server: Server) {
+  const neverSentARequest = new Map<Socket, number>();
+  const answeredAndIdle = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
-    silent.set(socket, performance.now());
-    socket.once('close', () => silent.delete(socket));
+    neverSentARequest.set(socket, performance.now());
+    socket.once('close', () => {
+      neverSentARequest.delete(socket);
+      answeredAndIdle.delete(socket);
+    });
   });
-  server.on('request', (request: IncomingMessage) => silent.delete(request.socket));
-  return silent;
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    neverSentARequest.delete(socket);
+    answeredAndIdle.delete(socket);
+    response.once('finish', () => {
+      if (!socket.destroyed) answeredAndIdle.add(socket);
+    });
+  });
+  return { neverSentARequest, answeredAndIdle };
 }

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthenticatedUser } from '../domain/authenticated-user.js';
@@ -29,8 +30,12 @@ export class HttpLogger {
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     const startedAt = Date.now();
     const requestId = requestIdOf(request);
-    // A response closes once, whether it finished or its connection dropped first.
-    response.once('close', () => this.logCompleted(request, response, requestId, Date.now() - startedAt));
+    // A response closes once, whether it finished or its connection dropped first. Bound to the
+    // request's async context: that is where the line's trace_id and span_id come from when traced.
+    response.once(
+      'close',
+      AsyncResource.bind(() => this.logCompleted(request, response, requestId, Date.now() - startedAt)),
+    );
     next();
   };
 

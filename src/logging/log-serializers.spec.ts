@@ -38,7 +38,7 @@ describe('log serializers', () => {
   });
 
   describe(serializeError.name, () => {
-    it('keeps type, messages of the cause chain, code and stack, and nothing else', () => {
+    it('keeps type, messages of the cause chain, the first code in it and stack, and nothing else', () => {
       const upstream = Object.assign(new Error('connect ECONNREFUSED'), {
         code: 'ECONNREFUSED',
         config: { headers: { 'X-Api-Key': 'the-api-key' } },
@@ -49,6 +49,7 @@ describe('log serializers', () => {
       expect(serialized).toEqual({
         type: 'Error',
         message: 'Error: Operations system call failed; caused by: Error: connect ECONNREFUSED',
+        code: 'ECONNREFUSED',
         stack: error.stack,
       });
       expect(JSON.stringify(serializeError(upstream))).not.toContain('the-api-key');

@@ -79,24 +79,44 @@ export function serializeResponse(response: ServerResponse): Record<string, unkn
 }
 
 /**
+ * drizzle words a failed statement "Failed query: <SQL>" then a line "params: <the values bound>": a
+ * webhook's encrypted secret, a user's id, a URL. The line goes, up to the stack's frames if any.
+ */
+const STATEMENT_PARAMETERS = /\nparams: [\s\S]*?(?=\n {4}at |$)/;
+/** The same line inside a serialized log line, where a newline is written `\n` and a quote `\"`. */
+const STATEMENT_PARAMETERS_IN_JSON = /\\nparams: (?:[^"\\]|\\.)*?(?=\\n {4}at |")/g;
+
+export function withoutStatementParameters(text: string): string {
+  return text.replace(STATEMENT_PARAMETERS, '');
+}
+
+/** The last guard of every log line, whatever logged it: a message or a field holding drizzle's text. */
+export function logLineWithoutStatementParameters(line: string): string {
+  return line.includes('\\nparams: ') ? line.replace(STATEMENT_PARAMETERS_IN_JSON, '') : line;
+}
+
+/**
  * Type, message, code and stack (when it has one) of an error and its causes, and nothing else: the standard
  * serializer copies every enumerable property, which for an HTTP client error means its whole
- * request configuration (headers and API key included).
+ * request configuration (headers and API key included), and a failed statement's values are left
+ * out. The code is the first of the chain (a database's SQLSTATE under drizzle's error).
  */
 export function serializeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const messages: string[] = [];
+  let code: string | number | undefined;
   let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth <= MAX_CAUSES; depth += 1) {
-    messages.push(`${current.name}: ${current.message}`);
+    messages.push(`${current.name}: ${withoutStatementParameters(current.message)}`);
+    const ownCode = (current as { code?: unknown }).code;
+    if (code === undefined && (typeof ownCode === 'string' || typeof ownCode === 'number')) code = ownCode;
     current = current.cause;
   }
-  const code = (error as { code?: unknown }).code;
   return {
     type: error.name,
     message: messages.join('; caused by: '),
-    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
-    ...(error.stack !== undefined && { stack: error.stack }),
+    ...(code !== undefined && { code }),
+    ...(error.stack !== undefined && { stack: withoutStatementParameters(error.stack) }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { pino, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
 import type { LogSettings } from '../config/app.config.js';
-import { LOG_SERIALIZERS, REDACTED_PATHS } from './log-serializers.js';
+import { LOG_SERIALIZERS, REDACTED_PATHS, logLineWithoutStatementParameters } from './log-serializers.js';
 
 /** Where log lines go: stdout unless a test hands in a stream of its own. */
 export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
@@ -10,7 +10,8 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 export type RootLogger = PinoInstance;
 
 /**
- * JSON lines at `LOG_LEVEL`, ISO timestamps, level names, secrets censored. Human-readable
+ * JSON lines at `LOG_LEVEL`, ISO timestamps, level names, secrets censored, no failed statement's
+ * values (in an error, a message or any field, however it got there). Human-readable
  * (pino-pretty) only in development when stdout is a terminal.
  */
 export function createRootLogger(config: LogSettings, destination: DestinationStream | null): RootLogger {
@@ -20,6 +21,7 @@ export function createRootLogger(config: LogSettings, destination: DestinationSt
     formatters: { level: (label) => ({ level: label }) },
     serializers: LOG_SERIALIZERS,
     redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
+    hooks: { streamWrite: logLineWithoutStatementParameters },
   };
   if (destination !== null) return pino(options, destination);
   if (config.nodeEnv === 'development' && process.stdout.isTTY) {

@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import {
   type HeadersObject,
-  ApiBearerAuth,
   ApiExtraModels,
   ApiHeader,
   ApiNotModifiedResponse,
@@ -11,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '../domain/authenticated-user.js';
+import { RequiresScope } from '../auth/access/requires-access.decorator.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
@@ -31,7 +31,7 @@ const CACHING_HEADERS: HeadersObject = {
 };
 
 @ApiTags('processes')
-@ApiBearerAuth()
+@RequiresScope('processes:read')
 @ApiExtraModels(ProcessListResponseDto, ProcessDetailResponseDto)
 @ApiHeader({
   name: 'If-None-Match',

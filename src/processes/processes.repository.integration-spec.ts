@@ -1,6 +1,7 @@
 import { ChangeRecorder } from '../changes/change-recorder.js';
 import { sql } from 'drizzle-orm';
 import type { DatabaseService } from '../database/database.service.js';
+import { renderMissingListItems } from '../sync/list-items-backfill.js';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
 import { aListCriteria } from '../testing/list-criteria.factory.js';
 import { anEvent, anOperationsProcess } from '../testing/operations-process.factory.js';
@@ -354,5 +355,22 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     const page = await sut.list(criteria({ sort }), { customerIds: ['stark'] });
 
     expect(page.items.parse().map((item) => item.numero)).toEqual(expected);
+  });
+
+  it('serves processes whose list items are not rendered yet exactly as rendered ones, fingerprints included', async () => {
+    const visibility = { customerIds: ['acme'] };
+    const rendered = await sut.list(criteria({ pageSize: 20 }), visibility);
+    const renderedDetail = await sut.findVisible('IMP-2026-000007', visibility);
+
+    await database.db.execute(sql`DELETE FROM process_list_items WHERE numero <= 'IMP-2026-000010'`);
+    try {
+      const meanwhile = await sut.list(criteria({ pageSize: 20 }), visibility);
+
+      expect(meanwhile.items.text).toBe(rendered.items.text);
+      expect(meanwhile.items.fingerprint).toBe(rendered.items.fingerprint);
+      expect(await sut.findVisible('IMP-2026-000007', visibility)).toEqual(renderedDetail);
+    } finally {
+      await renderMissingListItems(database.db, '', 1000);
+    }
   });
 });

@@ -223,9 +223,9 @@ export class ProcessesRepository {
 
   private prepareFind(visibleCustomers: Multiplicity): PreparedRead<FoundRow> {
     const find = this.database.db
-      .select({ json: processListItems.body, customs: processes.customs, etaHistory: etaHistoryOf })
+      .select({ json: listItemBody, customs: processes.customs, etaHistory: etaHistoryOf })
       .from(processes)
-      .innerJoin(processListItems, eq(processListItems.numero, processes.numero))
+      .leftJoin(processListItems, eq(processListItems.numero, processes.numero))
       .where(
         and(
           matching(processes.customerId, visibleCustomers, param.customerId, param.customerIds),
@@ -238,9 +238,9 @@ export class ProcessesRepository {
 
   private selectSummaries() {
     return this.database.db
-      .select({ json: processListItems.body, digest: processListItems.digest })
+      .select({ json: listItemBody, digest: listItemDigest })
       .from(processes)
-      .innerJoin(processListItems, eq(processListItems.numero, processes.numero))
+      .leftJoin(processListItems, eq(processListItems.numero, processes.numero))
       .$dynamic();
   }
 }
@@ -253,6 +253,14 @@ const etaHistoryOf = sql<EtaRecordDto[]>`(
          ORDER BY ${processEtaHistory.id}), '[]')
     FROM ${processEtaHistory}
    WHERE ${processEtaHistory.processNumero} = ${processes.numero})`;
+
+/**
+ * A process's list item as stored, or rendered now for one whose item the background backfill has
+ * not reached yet (`ListItemsBackfill`): the same rendering either way.
+ */
+const renderedNow = sql`process_list_item(${processes}, (SELECT c FROM customers c WHERE c.id = ${processes.customerId}))`;
+const listItemBody = sql<string>`coalesce(${processListItems.body}, ${renderedNow})`;
+const listItemDigest = sql<string>`coalesce(${processListItems.digest}, md5(${renderedNow}))`;
 
 type Multiplicity = ReturnType<typeof multiplicityOf>;
 

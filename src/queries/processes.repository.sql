@@ -3,74 +3,74 @@
 -- list: no filter, as one customer (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: no filter, as a user of several customers (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = ANY($1);
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = ANY($1) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = ANY($1) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: no filter, as staff (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts";
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $1 offset $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $1 offset $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: one status (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where ("process_counts"."customer_id" = $1 and "process_counts"."status" = $2);
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."status" = $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."status" = $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: several statuses (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where ("process_counts"."customer_id" = $1 and "process_counts"."status" = ANY($2));
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."status" = ANY($2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."status" = ANY($2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: type (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where ("process_counts"."customer_id" = $1 and "process_counts"."type" = $2);
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."type" = $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."type" = $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: several modes (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where ("process_counts"."customer_id" = $1 and "process_counts"."mode" = ANY($2));
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."mode" = ANY($2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."mode" = ANY($2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: one customs channel (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where ("process_counts"."customer_id" = $1 and "process_counts"."customs_channel" = $2);
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and coalesce("processes"."customs_channel", 'NONE') = $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and coalesce("processes"."customs_channel", 'NONE') = $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: customs channel or none (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where ("process_counts"."customer_id" = $1 and "process_counts"."customs_channel" = ANY($2));
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and coalesce("processes"."customs_channel", 'NONE') = ANY($2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and coalesce("processes"."customs_channel", 'NONE') = ANY($2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: shipment range (count, then page)
 select count(*)::int from "processes" where ("processes"."customer_id" = $1 and "processes"."shipment_date" >= $2 AND "processes"."shipment_date" <= $3);
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."shipment_date" >= $2 AND "processes"."shipment_date" <= $3) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $4 offset $5) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."shipment_date" >= $2 AND "processes"."shipment_date" <= $3) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $4 offset $5) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: updated from (count, then page)
 select (coalesce(sum("total"), 0) + (SELECT count(*) FROM "processes" WHERE ("processes"."customer_id" = $1 and "processes"."updated_at" >= $2 and "processes"."updated_at" < $3)))::int from "process_daily_counts" where ("process_daily_counts"."customer_id" = $4 and "process_daily_counts"."day" >= $5);
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."updated_at" >= $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."updated_at" >= $2) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: updated range, with a status (count, then page)
 select (coalesce(sum("total"), 0) + (SELECT count(*) FROM "processes" WHERE ("processes"."customer_id" = $1 and "processes"."status" = $2 and "processes"."updated_at" >= $3 and "processes"."updated_at" < $4)) + (SELECT count(*) FROM "processes" WHERE ("processes"."customer_id" = $5 and "processes"."status" = $6 and "processes"."updated_at" >= $7 and "processes"."updated_at" < $8)))::int from "process_daily_counts" where ("process_daily_counts"."customer_id" = $9 and "process_daily_counts"."status" = $10 and "process_daily_counts"."day" >= $11 and "process_daily_counts"."day" < $12);
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."status" = $2 and "processes"."updated_at" >= $3 AND "processes"."updated_at" < $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $5 offset $6) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."status" = $2 and "processes"."updated_at" >= $3 AND "processes"."updated_at" < $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $5 offset $6) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: updated range, with a mode (count, then page)
 select count(*)::int from "processes" where ("processes"."customer_id" = $1 and "processes"."mode" = $2 and "processes"."updated_at" >= $3);
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."mode" = $2 and "processes"."updated_at" >= $3) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $4 offset $5) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and "processes"."mode" = $2 and "processes"."updated_at" >= $3) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $4 offset $5) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: container (count, then page)
 select count(*)::int from "processes" where ("processes"."customer_id" = $1 and EXISTS (SELECT 1 FROM "process_containers" c
 WHERE c.process_numero = "processes"."numero"
 AND c.container_number = $2));
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and EXISTS (SELECT 1 FROM "process_containers" c
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where ("processes"."customer_id" = $1 and EXISTS (SELECT 1 FROM "process_containers" c
 WHERE c.process_numero = "processes"."numero"
 AND c.container_number = $2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
@@ -91,71 +91,71 @@ AND ("processes"."eta" - "processes"."original_eta") >= $1;
 -- list: sort updatedAt (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."updated_at" ASC NULLS FIRST, "processes"."numero" asc limit $2 offset $3) order by "processes"."updated_at" ASC NULLS FIRST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."updated_at" ASC NULLS FIRST, "processes"."numero" asc limit $2 offset $3) order by "processes"."updated_at" ASC NULLS FIRST, "processes"."numero" asc;
 
 -- list: sort shipmentDate (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."shipment_date" ASC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."shipment_date" ASC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."shipment_date" ASC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."shipment_date" ASC NULLS LAST, "processes"."numero" asc;
 
 -- list: sort -shipmentDate (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."shipment_date" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."shipment_date" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."shipment_date" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."shipment_date" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: sort numero (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."numero" asc limit $2 offset $3) order by "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."numero" asc limit $2 offset $3) order by "processes"."numero" asc;
 
 -- list: sort -numero (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."numero" desc limit $2 offset $3) order by "processes"."numero" desc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."numero" desc limit $2 offset $3) order by "processes"."numero" desc;
 
 -- list: sort eta (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."eta" ASC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."eta" ASC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."eta" ASC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."eta" ASC NULLS LAST, "processes"."numero" asc;
 
 -- list: sort -eta (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."eta" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."eta" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."eta" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."eta" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: sort freeTimeEndsAt (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."free_time_ends_at" ASC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."free_time_ends_at" ASC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."free_time_ends_at" ASC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."free_time_ends_at" ASC NULLS LAST, "processes"."numero" asc;
 
 -- list: sort -freeTimeEndsAt (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
-select "process_list_items"."body", "process_list_items"."digest" from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."free_time_ends_at" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."free_time_ends_at" DESC NULLS LAST, "processes"."numero" asc;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."free_time_ends_at" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."free_time_ends_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- findVisible: as one customer
-select "process_list_items"."body", "processes"."customs", (
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs", (
 SELECT coalesce(json_agg(json_build_object(
 'eta', "process_eta_history"."eta",
 'recordedAt', to_char("process_eta_history"."recorded_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
 ORDER BY "process_eta_history"."id"), '[]')
 FROM "process_eta_history"
-WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where ("processes"."customer_id" = $1 and lower("processes"."numero") = lower($2)) limit $3;
+WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where ("processes"."customer_id" = $1 and lower("processes"."numero") = lower($2)) limit $3;
 
 -- findVisible: as several customers
-select "process_list_items"."body", "processes"."customs", (
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs", (
 SELECT coalesce(json_agg(json_build_object(
 'eta', "process_eta_history"."eta",
 'recordedAt', to_char("process_eta_history"."recorded_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
 ORDER BY "process_eta_history"."id"), '[]')
 FROM "process_eta_history"
-WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where ("processes"."customer_id" = ANY($1) and lower("processes"."numero") = lower($2)) limit $3;
+WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where ("processes"."customer_id" = ANY($1) and lower("processes"."numero") = lower($2)) limit $3;
 
 -- findVisible: as staff
-select "process_list_items"."body", "processes"."customs", (
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs", (
 SELECT coalesce(json_agg(json_build_object(
 'eta', "process_eta_history"."eta",
 'recordedAt', to_char("process_eta_history"."recorded_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
 ORDER BY "process_eta_history"."id"), '[]')
 FROM "process_eta_history"
-WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" inner join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where lower("processes"."numero") = lower($1) limit $2;
+WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where lower("processes"."numero") = lower($1) limit $2;

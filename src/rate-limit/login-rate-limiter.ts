@@ -26,6 +26,13 @@ const LIMITER_NAMES: readonly RateLimiterName[] = [
   'login-username',
 ];
 
+/** The counters of a user name, and of a client id: apart, so neither can lock the other out. */
+const LOGIN_KEYS: { nameAndAddress: string; name: string } = {
+  nameAndAddress: 'login:username-address',
+  name: 'login:username',
+};
+const CLIENT_KEYS: typeof LOGIN_KEYS = { nameAndAddress: 'login:client-address', name: 'login:client' };
+
 /** An attempt let through and provisionally counted as a failure; settle it if it was not one. */
 export interface LoginAttempt {
   /**
@@ -54,12 +61,28 @@ export class LoginRateLimiter {
   ) {}
 
   /** @throws ProblemException 429 `/problems/rate-limited` while any limit is reached. */
-  async begin(username: string, clientAddress: string | undefined): Promise<LoginAttempt> {
-    const name = hashOf(normalizeUsername(username));
+  begin(username: string, clientAddress: string | undefined): Promise<LoginAttempt> {
+    return this.beginFor(LOGIN_KEYS, hashOf(normalizeUsername(username)), clientAddress);
+  }
+
+  /**
+   * A client application authenticating at the token endpoint: counted like a login, its client id
+   * standing for the user name (the address's failures are the same count as logins').
+   * @throws ProblemException 429 `/problems/rate-limited` while any limit is reached.
+   */
+  beginForClient(clientId: string, clientAddress: string | undefined): Promise<LoginAttempt> {
+    return this.beginFor(CLIENT_KEYS, hashOf(clientId), clientAddress);
+  }
+
+  private async beginFor(
+    keys: typeof LOGIN_KEYS,
+    name: string,
+    clientAddress: string | undefined,
+  ): Promise<LoginAttempt> {
     const address = clientAddressKey(clientAddress);
-    const pairKey = `login:username-address:${name}:${address}`;
+    const pairKey = `${keys.nameAndAddress}:${name}:${address}`;
     const addressKey = `login:address:${address}`;
-    const usernameKey = `login:username:${name}`;
+    const usernameKey = `${keys.name}:${name}`;
     const windows: LimitWindow[] = [
       { key: pairKey, ...LOGIN_LIMITS.perUsernameAndAddress },
       { key: addressKey, ...LOGIN_LIMITS.perAddress },

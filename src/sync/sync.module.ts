@@ -7,6 +7,7 @@ import { DatabaseService } from '../database/database.service.js';
 import { OperationsModule } from '../operations/operations.module.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
 import { ChangesModule } from '../changes/changes.module.js';
+import { ListItemsBackfill } from './list-items-backfill.js';
 import { ProcessPageWriter } from './process-page.writer.js';
 import { SyncLock } from './sync-lock.js';
 import { SyncStateGauges } from './sync-state.gauges.js';
@@ -49,6 +50,7 @@ export const SYNC_PROVIDERS = [
     NotificationReplayGuard,
     { provide: SyncMetrics, useClass: PrometheusSyncMetrics },
     SyncStateGauges,
+    ListItemsBackfill,
   ],
   exports: [SyncService],
 })

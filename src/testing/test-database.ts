@@ -54,6 +54,29 @@ export async function createTestDatabase(target: 'pglite' | 'postgres'): Promise
   };
 }
 
+/** A database with nothing in it, not even the migrations' bookkeeping: what a deployment starts from. */
+export async function createEmptyTestDatabase(target: 'pglite' | 'postgres'): Promise<TestDatabase> {
+  if (target === 'pglite') {
+    const directory = join(tmpdir(), `pls-test-${randomBytes(6).toString('hex')}`);
+    return {
+      options: { url: null, pgliteDir: directory },
+      drop: () => rm(directory, { recursive: true, force: true }),
+    };
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `pls_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  return {
+    options: { url: databaseUrl(serverUrl, name), pgliteDir: 'memory://' },
+    drop: async () => {
+      await withAdminClient(serverUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      );
+    },
+  };
+}
+
 /** A connected, migrated database service for repository tests. */
 export async function connectTestDatabase(
   target: 'pglite' | 'postgres',

@@ -1,5 +1,6 @@
 import type { ChangeKind } from '../domain/change-kinds.js';
 import type { WebhookStatus } from '../database/schema.js';
+import type { DeliveryKind } from './webhook-message.js';
 
 /** A subscription as the API shows it (never its secret). */
 export interface WebhookSubscription {
@@ -22,7 +23,7 @@ export interface WebhookSubscription {
 export interface WebhookDelivery {
   id: number;
   messageId: string;
-  kind: ChangeKind;
+  kind: DeliveryKind;
   attempt: number;
   attemptedAt: Date;
   responseStatus: number | null;
@@ -33,5 +34,5 @@ export interface WebhookDelivery {
 
 /** At most this many subscriptions per user. */
 export const WEBHOOKS_PER_USER = 10;
-/** After a rotation the previous secret goes on signing this long. */
-export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
+/** After a rotation every secret it replaced goes on signing this long. */
+export const REPLACED_SECRET_VALID_MS = 24 * 60 * 60 * 1000;

@@ -15,7 +15,7 @@ import {
 } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiBearerAuth,
+  ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
   ApiExtraModels,
@@ -29,11 +29,16 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedUser } from '../domain/authenticated-user.js';
+import { RequiresScope } from '../auth/access/requires-access.decorator.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit.openapi.js';
-import { DEFAULT_DELIVERIES_LIMIT, ListWebhookDeliveriesQueryDto } from './dto/webhook.query.dto.js';
+import {
+  DEFAULT_DELIVERIES_LIMIT,
+  DELIVERY_ID,
+  ListWebhookDeliveriesQueryDto,
+} from './dto/webhook.query.dto.js';
 import {
   CreateWebhookRequestDto,
   ReplayWebhookRequestDto,
@@ -43,24 +48,44 @@ import {
   CreatedWebhookResponseDto,
   WebhookDeliveriesPageResponseDto,
   WebhookListResponseDto,
+  WebhookMessageResponseDto,
   WebhookPayloadDto,
   WebhookResponseDto,
   WebhookSecretResponseDto,
 } from './dto/webhook.response.dto.js';
+import { TEST_EVENT_TYPE } from './webhook-message.js';
 import { deliveriesPageResponse, webhookResponse } from './webhook-responses.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const SIGNATURE_HEADERS = [
-  ['webhook-id', 'The change’s cursor: the same on every retry and replay; the receiver’s idempotency key'],
+  [
+    'webhook-id',
+    'The change’s cursor: the same on every retry, replay and resend; the receiver’s idempotency key',
+  ],
   ['webhook-timestamp', 'Unix seconds of this attempt'],
   [
     'webhook-signature',
     '`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the secret’s decoded bytes; ' +
-      'two, space-separated, for 24 h after a rotation',
+      'one a live secret, space-separated: each secret a rotation replaced signs for 24 h after its replacement',
   ],
 ] as const;
 
-/** A delivery: the request the service makes to the URL a creation names, as its callback. */
+const signatureParameters = SIGNATURE_HEADERS.map(([name, description]) => ({
+  name,
+  in: 'header' as const,
+  required: true,
+  description,
+  schema: { type: 'string' as const, maxLength: name === 'webhook-signature' ? 2048 : 256 },
+}));
+const RECEIVER_ANSWERS = {
+  '2XX': { description: 'Received' },
+  '410': { description: 'Gone: the webhook is disabled' },
+};
+
+/**
+ * What the service sends to the URL a creation names, as its callbacks: the changes, and the test
+ * message `sendWebhookTest` sends.
+ */
 const DELIVERY_CALLBACK: CallbacksObject = {
   delivery: {
     '{$request.body#/url}': {
@@ -71,21 +96,41 @@ const DELIVERY_CALLBACK: CallbacksObject = {
         description:
           'One change of the feed, in feed order, signed per Standard Webhooks v1. Answer 2xx within 15 s; 410 ' +
           'disables the webhook; anything else is tried again later.',
-        parameters: SIGNATURE_HEADERS.map(([name, description]) => ({
-          name,
-          in: 'header' as const,
-          required: true,
-          description,
-          schema: { type: 'string', maxLength: 256 },
-        })),
+        parameters: signatureParameters,
         requestBody: {
           required: true,
           content: { 'application/json': { schema: { $ref: getSchemaPath(WebhookPayloadDto) } } },
         },
-        responses: {
-          '2XX': { description: 'Received' },
-          '410': { description: 'Gone: the webhook is disabled' },
+        responses: RECEIVER_ANSWERS,
+      },
+    },
+  },
+  test: {
+    '{$request.body#/url}': {
+      post: {
+        summary: 'The test message',
+        security: [],
+        description:
+          'Sent once when asked (`sendWebhookTest`), signed as deliveries are, with a `webhook-id` of its own ' +
+          '(`test_…`); never retried.',
+        parameters: signatureParameters,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['type', 'timestamp', 'data'],
+                properties: {
+                  type: { type: 'string', enum: [TEST_EVENT_TYPE] },
+                  timestamp: { type: 'string', format: 'date-time', description: 'When it was asked for' },
+                  data: { type: 'object', additionalProperties: false, description: 'Empty' },
+                },
+              },
+            },
+          },
         },
+        responses: RECEIVER_ANSWERS,
       },
     },
   },
@@ -99,6 +144,15 @@ const ID_PARAM = {
   format: 'uuid',
   maxLength: 36,
   example: '0f8b7c1e-4a2d-4c3b-9e5f-6a7b8c9d0e1f',
+} as const;
+
+const DELIVERY_ID_PARAM = {
+  name: 'deliveryId',
+  description: 'An attempt’s `id`, from the deliveries log',
+  type: String,
+  pattern: DELIVERY_ID.source,
+  maxLength: 16,
+  example: '1042',
 } as const;
 
 /** The offending field each route's 400 example names. */
@@ -115,7 +169,7 @@ const INVALID_LIMIT = {
 } as const;
 
 @ApiTags('webhooks')
-@ApiBearerAuth()
+@RequiresScope('webhooks:manage')
 @ApiExtraModels(WebhookPayloadDto)
 @Controller('api/webhooks')
 export class WebhooksController {
@@ -152,6 +206,16 @@ export class WebhooksController {
     callbacks: DELIVERY_CALLBACK,
   })
   @ApiConsumes('application/json')
+  // Whole, so that Swagger UI fills in these members only (not `after` and `since` together).
+  @ApiBody({
+    type: CreateWebhookRequestDto,
+    examples: {
+      erp: {
+        summary: 'Every kind of change, from now on',
+        value: { url: 'https://erp.example.com/hooks/process-lookup', description: 'ERP import' },
+      },
+    },
+  })
   @ApiCreatedResponse({
     type: CreatedWebhookResponseDto,
     headers: {
@@ -230,8 +294,9 @@ export class WebhooksController {
     operationId: 'rotateWebhookSecret',
     summary: 'Give a webhook a new signing secret',
     description:
-      'For 24 h deliveries are signed with both the new and the old secret (`webhook-signature` lists two ' +
-      'signatures), so the receiver can switch to the new one at its own pace.',
+      'Every secret replaced goes on signing for 24 h after its replacement (`webhook-signature` lists one ' +
+      'signature a live secret: two rotations in a day give three), so the receiver can switch to the new one at ' +
+      'its own pace.',
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: WebhookSecretResponseDto, headers: { ...NO_STORE, ...RATE_LIMIT_HEADERS } })
@@ -272,7 +337,8 @@ export class WebhooksController {
     summary: 'A webhook’s delivery attempts, newest first',
     description:
       'Each attempt with the change it carried (`messageId`, the `webhook-id` sent), the receiver’s status or what ' +
-      'failed, and when the change is tried next: what to read when a receiver did not get a change.',
+      'failed, and when the change is tried next: what to read when a receiver did not get a change. `outcome` ' +
+      'narrows them to the attempts that succeeded or failed.',
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: WebhookDeliveriesPageResponseDto, headers: RATE_LIMIT_HEADERS })
@@ -284,6 +350,50 @@ export class WebhooksController {
   ): Promise<WebhookDeliveriesPageResponseDto> {
     const limit = query.limit === undefined ? DEFAULT_DELIVERIES_LIMIT : Number(query.limit);
     const before = query.after === undefined ? null : Number(query.after);
-    return deliveriesPageResponse(await this.webhooks.deliveries(user, id, limit, before));
+    return deliveriesPageResponse(
+      await this.webhooks.deliveries(user, id, limit, before, query.outcome ?? null),
+    );
+  }
+
+  @Post(':id/test')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({
+    operationId: 'sendWebhookTest',
+    summary: 'Send the webhook a test message',
+    description:
+      'One `{"type": "webhook.test", "timestamp", "data": {}}` message, signed as deliveries are, sent at once and ' +
+      'only once (never retried), outside the feed’s order: it neither waits for nor holds back the changes ' +
+      'queued. Its attempt shows in the deliveries log (kind `WEBHOOK_TEST`) under the `messageId` answered.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiAcceptedResponse({ type: WebhookMessageResponseDto, headers: RATE_LIMIT_HEADERS })
+  @ApiProblemResponses([401, 404, 429, 503])
+  async sendTest(
+    @Param('id') id: string,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<WebhookMessageResponseDto> {
+    return { messageId: await this.webhooks.sendTest(user, id) };
+  }
+
+  @Post(':id/deliveries/:deliveryId/resend')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({
+    operationId: 'resendWebhookDelivery',
+    summary: 'Send the message of one attempt again',
+    description:
+      'That attempt’s message, once more, with its own `webhook-id`, at once and outside the feed’s order (to go ' +
+      'back to a point and deliver everything after it, replay instead). Never retried; the attempt shows in the ' +
+      'deliveries log. 410 `/problems/cursor-expired` when the change is older than the feed’s retention.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiParam(DELIVERY_ID_PARAM)
+  @ApiAcceptedResponse({ type: WebhookMessageResponseDto, headers: RATE_LIMIT_HEADERS })
+  @ApiProblemResponses([401, 404, 410, 429, 503])
+  async resend(
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<WebhookMessageResponseDto> {
+    return { messageId: await this.webhooks.resend(user, id, deliveryId) };
   }
 }

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { DatabaseService } from '../database/database.service.js';
 import { users, webhookDeliveries, webhookSubscriptions, type WebhookStatus } from '../database/schema.js';
+import { rowsOf } from '../database/sql-rows.js';
 import type { ChangeKind } from '../domain/change-kinds.js';
+import type { DeliveryLogOutcome } from './dto/webhook.query.dto.js';
+import type { DeliveryKind } from './webhook-message.js';
 import type { WebhookDelivery, WebhookSubscription } from './webhook-subscription.js';
 
 export interface NewSubscription {
@@ -116,24 +119,31 @@ export class WebhooksRepository {
     return row?.secret ?? null;
   }
 
-  /** Signs with `secret` from now on, and with the one it replaces until `previousExpiresAt`. */
+  /**
+   * Signs with `secret` from now on; the one it replaces goes on signing until `replacedExpiresAt`,
+   * beside those earlier rotations replaced that have not expired (expired ones are dropped).
+   */
   async rotateSecret(
     id: string,
     ownerId: string,
     secret: string,
-    previousExpiresAt: Date,
+    replacedExpiresAt: Date,
     now: Date,
   ): Promise<boolean> {
-    const rows = await this.database.db
-      .update(webhookSubscriptions)
-      .set({
-        previousSecret: sql`${webhookSubscriptions.secret}`,
-        previousSecretExpiresAt: previousExpiresAt.toISOString(),
-        secret,
-        updatedAt: now.toISOString(),
-      })
-      .where(owned(id, ownerId))
-      .returning({ id: webhookSubscriptions.id });
+    const rows = await rowsOf<{ id: string }>(
+      this.database.db,
+      sql`WITH replaced AS (
+            SELECT id, secret FROM webhook_subscriptions WHERE id = ${id} AND owner_id = ${ownerId} FOR UPDATE),
+          retired AS (
+            INSERT INTO webhook_retired_secrets (subscription_id, secret, expires_at)
+            SELECT id, secret, ${replacedExpiresAt.toISOString()}::timestamptz FROM replaced),
+          expired AS (
+            DELETE FROM webhook_retired_secrets
+             WHERE subscription_id IN (SELECT id FROM replaced) AND expires_at <= ${now.toISOString()}::timestamptz)
+          UPDATE webhook_subscriptions s SET secret = ${secret}, updated_at = ${now.toISOString()}::timestamptz
+            FROM replaced WHERE s.id = replaced.id
+          RETURNING s.id`,
+    );
     return rows.length > 0;
   }
 
@@ -162,27 +172,47 @@ export class WebhooksRepository {
     return row === undefined ? null : toSubscription(row);
   }
 
-  /** Up to `limit` attempts, newest first, before the attempt `beforeId` (null: the newest). */
-  async deliveries(
+  /**
+   * Up to `limit` attempts, newest first, before the attempt `beforeId` (null: the newest), of the
+   * outcome asked for (null: both). An attempt succeeded when it logged no error.
+   */
+  deliveries(
     subscriptionId: string,
     limit: number,
     beforeId: number | null,
+    outcome: DeliveryLogOutcome | null,
   ): Promise<WebhookDelivery[]> {
+    const outcomeIs = { succeeded: isNull, failed: isNotNull } as const;
+    return this.deliveriesWhere(
+      and(
+        eq(webhookDeliveries.subscriptionId, subscriptionId),
+        beforeId === null ? undefined : lt(webhookDeliveries.id, beforeId),
+        outcome === null ? undefined : outcomeIs[outcome](webhookDeliveries.error),
+      ),
+      limit,
+    );
+  }
+
+  /** One attempt of the subscription's log; null when it has none of that id. */
+  async delivery(subscriptionId: string, deliveryId: number): Promise<WebhookDelivery | null> {
+    const [found] = await this.deliveriesWhere(
+      and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.id, deliveryId)),
+      1,
+    );
+    return found ?? null;
+  }
+
+  private async deliveriesWhere(condition: SQL | undefined, limit: number): Promise<WebhookDelivery[]> {
     const rows = await this.database.db
       .select()
       .from(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.subscriptionId, subscriptionId),
-          beforeId === null ? undefined : lt(webhookDeliveries.id, beforeId),
-        ),
-      )
+      .where(condition)
       .orderBy(desc(webhookDeliveries.id))
       .limit(limit);
     return rows.map((row) => ({
       id: row.id,
       messageId: row.messageId,
-      kind: row.kind,
+      kind: row.kind as DeliveryKind,
       attempt: row.attempt,
       attemptedAt: new Date(row.attemptedAt),
       responseStatus: row.responseStatus,

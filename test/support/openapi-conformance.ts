@@ -16,8 +16,15 @@ interface ResponseObject {
   content?: Record<string, { schema?: object }>;
 }
 
+interface ParameterObject {
+  name: string;
+  in: 'query' | 'header' | 'path' | 'cookie';
+  schema?: { enum?: string[] };
+}
+
 interface OperationObject {
   operationId?: string;
+  parameters?: ParameterObject[];
   responses: Record<string, ResponseObject>;
 }
 
@@ -47,7 +54,7 @@ export class OpenApiConformance {
   private readonly routes: Array<{ pattern: RegExp; template: string }>;
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(private readonly document: OpenApiDocument) {
+  constructor(readonly document: OpenApiDocument) {
     this.ajv = new Ajv2020({
       strict: true,
       allowUnionTypes: true,
@@ -71,12 +78,25 @@ export class OpenApiConformance {
     return new OpenApiConformance(JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument);
   }
 
+  /** The operationIds the document declares, in its order. */
+  operationIds(): string[] {
+    return Object.values(this.document.paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) =>
+        operation.operationId === undefined ? [] : [operation.operationId],
+      ),
+    );
+  }
+
+  /** The operationId of the operation a request reaches, or undefined when the document has none. */
+  operationIdOf(method: string, url: string): string | undefined {
+    return this.operationOf(method, url)?.operation.operationId;
+  }
+
   /** Every way the answer departs from the document, each naming the operation and the field. */
   violations(method: string, url: string, response: ObservedResponse): string[] {
-    const path = new URL(url, 'http://localhost').pathname;
-    const route = this.routes.find((candidate) => candidate.pattern.test(path));
-    const operation = route && this.document.paths[route.template]?.[method.toLowerCase()];
-    if (route === undefined || operation === undefined) return [];
+    const found = this.operationOf(method, url);
+    if (found === undefined) return [];
+    const { route, operation } = found;
     const where = `${method.toUpperCase()} ${route.template} (${operation.operationId ?? 'no operationId'}) answered ${response.status}`;
     const documented = responseFor(operation, response.status);
     if (documented === undefined) return [`${where}: status ${response.status} is not documented`];
@@ -92,6 +112,16 @@ export class OpenApiConformance {
     if (violations.length > 0) {
       throw new Error(`The answer does not conform to openapi.json:\n  ${violations.join('\n  ')}`);
     }
+  }
+
+  private operationOf(
+    method: string,
+    url: string,
+  ): { route: { template: string }; operation: OperationObject } | undefined {
+    const path = new URL(url, 'http://localhost').pathname;
+    const route = this.routes.find((candidate) => candidate.pattern.test(path));
+    const operation = route && this.document.paths[route.template]?.[method.toLowerCase()];
+    return route === undefined || operation === undefined ? undefined : { route, operation };
   }
 
   private headerViolations(documented: ResponseObject, response: ObservedResponse): string[] {

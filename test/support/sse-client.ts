@@ -31,6 +31,11 @@ export class SseClient {
   static async open(url: string, headers: Record<string, string>): Promise<SseClient> {
     const controller = new AbortController();
     const response = await fetch(url, { headers, signal: controller.signal });
+    return SseClient.reading(response, controller);
+  }
+
+  /** Reads a stream the caller opened with `controller`'s signal (after looking at its status). */
+  static reading(response: Response, controller: AbortController): SseClient {
     const client = new SseClient(response);
     client.controller.signal.addEventListener('abort', () => controller.abort());
     return client;

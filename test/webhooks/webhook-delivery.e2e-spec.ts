@@ -17,6 +17,7 @@ interface Created {
 }
 
 interface Delivery {
+  id: string;
   messageId: string;
   kind: string;
   attempt: number;
@@ -392,6 +393,144 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
     ]);
   });
 
+  it('signs with every secret replaced within 24 h: three signatures after two rotations', async () => {
+    const created = await subscribe({});
+    const rotate = async () =>
+      (
+        (
+          await testApp.http
+            .post(`/api/webhooks/${created.id}/secret`)
+            .set('Authorization', `Bearer ${token}`)
+            .expect(200)
+        ).body as { secret: string }
+      ).secret;
+    const second = await rotate();
+    clock.advance(3600_000);
+    const third = await rotate();
+    /** Which of the three secrets Standard Webhooks' library accepts the next delivery with, as it arrives. */
+    const nextVerdicts = async (numero: string) => {
+      await recordChanges(testApp, aChange('acme', numero));
+      await deliverer.drain();
+      const delivery = receiver.received.at(-1)!;
+      return [created.secret, second, third].map((secret) => verifiedWith(secret, delivery, clock));
+    };
+
+    const verdicts = [await nextVerdicts('IMP-15')];
+    // The first replaced secret's 24 h end first, then the second's, an hour later.
+    clock.advance(23 * 3600_000 + 1000);
+    verdicts.push(await nextVerdicts('IMP-16'));
+    clock.advance(3600_000);
+    verdicts.push(await nextVerdicts('IMP-17'));
+
+    expect(receiver.received.map((delivery) => delivery.signature.split(' ').length)).toEqual([3, 2, 1]);
+    expect(verdicts).toEqual([
+      [true, true, true],
+      [false, true, true],
+      [false, false, true],
+    ]);
+  });
+
+  describe('tools: the test message, resending one attempt, the log by outcome', () => {
+    const post = (path: string) =>
+      testApp.http.post(path).set('Authorization', `Bearer ${token}`).expect(202);
+    const deliveriesBy = async (id: string, outcome: string): Promise<Delivery[]> =>
+      (
+        (
+          await testApp.http
+            .get(`/api/webhooks/${id}/deliveries?outcome=${outcome}`)
+            .set('Authorization', `Bearer ${token}`)
+            .expect(200)
+        ).body as { data: Delivery[] }
+      ).data;
+
+    it('sends the test message at once and once, signed, beside a queue held by a failing change', async () => {
+      const created = await subscribe({});
+      receiver.answer = (delivery) => ({ status: delivery.payload.type === 'webhook.test' ? 204 : 500 });
+      await recordChanges(testApp, aChange('acme', 'IMP-20', 'STATUS_CHANGED'));
+      await deliverer.drain();
+      const before = await webhook(created.id);
+
+      const { body } = await post(`/api/webhooks/${created.id}/test`);
+      const { messageId } = body as { messageId: string };
+      await receiver.waitForRequests(2, AbortSignal.timeout(10_000));
+      await waitUntil(async () => (await deliveries(created.id)).length === 2);
+      await deliverer.drain();
+
+      const test = receiver.received[1]!;
+      expect(test.id).toBe(messageId);
+      expect(JSON.parse(test.body)).toEqual({
+        type: 'webhook.test',
+        timestamp: expect.any(String),
+        data: {},
+      });
+      expect(verifiedWith(created.secret, test, clock)).toBe(true);
+      expect(receiver.received.map((delivery) => delivery.payload.type)).toEqual([
+        'process.status_changed',
+        'webhook.test',
+      ]);
+      // The queue is where it was: the failing change waits for its retry, the position has not moved.
+      expect(await webhook(created.id)).toMatchObject({ position: before.position, failedAttempts: 1 });
+      expect((await deliveries(created.id))[0]).toMatchObject({
+        messageId,
+        kind: 'WEBHOOK_TEST',
+        attempt: 1,
+        responseStatus: 204,
+        error: null,
+        nextAttemptAt: null,
+      });
+    });
+
+    it('resends one attempt’s message with its webhook-id, once, and narrows the log by outcome', async () => {
+      const created = await subscribe({});
+      let failFirst = true;
+      receiver.answer = () => {
+        const status = failFirst ? 503 : 200;
+        failFirst = false;
+        return { status };
+      };
+      await recordChanges(testApp, aChange('acme', 'IMP-21'));
+      await deliverer.drain();
+      clock.advance(pastDelay(5000));
+      await deliverer.drain();
+      const [succeeded, failed] = await deliveries(created.id);
+
+      await post(`/api/webhooks/${created.id}/deliveries/${failed!.id}/resend`);
+      await receiver.waitForRequests(3, AbortSignal.timeout(10_000));
+      await waitUntil(async () => (await deliveries(created.id)).length === 3);
+
+      const [first, , again] = receiver.received;
+      expect(again!.id).toBe(first!.id);
+      expect(again!.body).toBe(first!.body);
+      expect(verifiedWith(created.secret, again!, clock)).toBe(true);
+      expect((await deliveriesBy(created.id, 'failed')).map((delivery) => delivery.id)).toEqual([failed!.id]);
+      expect((await deliveriesBy(created.id, 'succeeded')).map((delivery) => delivery.messageId)).toEqual([
+        first!.id,
+        succeeded!.messageId,
+      ]);
+    });
+
+    it('answers a delivery of another webhook, or none, as 404, and refuses an unknown outcome', async () => {
+      const created = await subscribe({});
+      const other = await subscribe({});
+      await recordChanges(testApp, aChange('acme', 'IMP-22'));
+      await deliverer.drain();
+      const [delivery] = await deliveries(created.id);
+
+      for (const path of [
+        `/api/webhooks/${other.id}/deliveries/${delivery!.id}/resend`,
+        `/api/webhooks/${created.id}/deliveries/999999/resend`,
+        `/api/webhooks/${created.id}/deliveries/abc/resend`,
+      ]) {
+        await testApp.http.post(path).set('Authorization', `Bearer ${token}`).expect(404);
+      }
+      const refused = await testApp.http
+        .get(`/api/webhooks/${created.id}/deliveries?outcome=maybe`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(400);
+      expect(refused.body).toMatchObject({ errors: [{ in: 'query', name: 'outcome' }] });
+    });
+  });
+
   it('holds back only the failing subscription: a dead and a hanging receiver beside a healthy one', async () => {
     const dead = await subscribe({ url: `http://127.0.0.1:${await closedPort()}/hooks` });
     const hangingReceiver = await WebhookReceiver.start();
@@ -435,7 +574,7 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
 
   it('counts attempts and subscriptions in /metrics', async () => {
     await subscribe({});
-    await recordChanges(testApp, aChange('acme', 'IMP-20'));
+    await recordChanges(testApp, aChange('acme', 'IMP-20', 'STATUS_CHANGED'));
     await deliverer.drain();
 
     const { text } = await testApp.http.get('/metrics').expect(200);

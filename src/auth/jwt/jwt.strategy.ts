@@ -3,11 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-jwt';
 import { AppConfig } from '../../config/app.config.js';
-import type { Request } from 'express';
 import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
-import { UserAccessService } from '../users/user-access.service.js';
+import type { GrantedRequest } from '../access/access-grant.js';
+import { AccessResolver } from '../access/access-resolver.js';
 import { bearerTokenOf } from './bearer-token.js';
-import { CLOCK_TOLERANCE_S, VerifiedTokens } from './verified-tokens.js';
+import { tokenSubjectOf, type AccessTokenClaims } from './token-subject.js';
+import { unauthorized } from './unauthorized.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 export const JWT_ALGORITHM = 'HS256';
 /**
@@ -21,17 +23,6 @@ const ACCEPTED_TOKEN_TYPES: ReadonlySet<string> = new Set([
   ACCESS_TOKEN_TYPE,
   `application/${ACCESS_TOKEN_TYPE}`,
 ]);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface AccessTokenClaims {
-  sub: string;
-  iss: string;
-  aud: string;
-  iat: number;
-  exp: number;
-  jti: string;
-}
-
 /** What jsonwebtoken hands over with `complete: true`: the verified token's header and claims. */
 export interface VerifiedToken {
   header: { typ?: unknown };
@@ -39,15 +30,16 @@ export interface VerifiedToken {
 }
 
 /**
- * Verifies the bearer token (Authorization header only, HS256 only, `typ: at+jwt` only) and
- * resolves its subject to a live user. A token that passes is remembered in {@link VerifiedTokens},
- * which spares its later requests this verification.
+ * Verifies the bearer token (Authorization header only, HS256 only, `typ: at+jwt` only, `exp` with
+ * no leeway) and resolves its subject (a user's sign-in, or a client application) to a live user and
+ * what the token may do. A token that passes is remembered in {@link VerifiedTokens}, which spares
+ * its later requests this verification.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {
   constructor(
     config: AppConfig,
-    private readonly access: UserAccessService,
+    private readonly access: AccessResolver,
     private readonly verifiedTokens: VerifiedTokens,
   ) {
     super({
@@ -61,27 +53,26 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
       audience: config.jwt.audience,
       ignoreExpiration: false,
       // `complete`: the header too, for its `typ`.
-      jsonWebTokenOptions: { clockTolerance: CLOCK_TOLERANCE_S, complete: true },
+      // No clock tolerance: the service checks only tokens it issued itself, so the REST routes and
+      // the stream agree to the second.
+      jsonWebTokenOptions: { complete: true },
       passReqToCallback: true,
     });
   }
 
-  /** `false` makes passport answer 401 (the guard shapes it). */
+  /** `false` makes passport answer 401 (the guard shapes it); a revoked token is refused as such. */
   async validate(
-    request: Request,
+    request: GrantedRequest,
     { header, payload: claims }: VerifiedToken,
   ): Promise<AuthenticatedUser | false> {
     if (typeof header.typ !== 'string' || !ACCEPTED_TOKEN_TYPES.has(header.typ.toLowerCase())) return false;
-    // jsonwebtoken accepts a token without `exp` as never expiring; the contract refuses it.
-    if (
-      typeof claims !== 'object' ||
-      typeof claims.exp !== 'number' ||
-      typeof claims.sub !== 'string' ||
-      !UUID.test(claims.sub)
-    ) {
-      return false;
-    }
-    this.verifiedTokens.remember(bearerTokenOf(request) ?? '', claims.sub, claims.exp);
-    return (await this.access.resolve(claims.sub)) ?? false;
+    // jsonwebtoken accepts a token without `exp` as never expiring; tokenSubjectOf refuses it.
+    const subject = tokenSubjectOf(claims);
+    if (subject === null) return false;
+    this.verifiedTokens.remember(bearerTokenOf(request) ?? '', subject, (claims as AccessTokenClaims).exp);
+    const access = await this.access.resolve(subject);
+    if (access === null) throw unauthorized('revoked');
+    request.accessGrant = access.grant;
+    return access.user;
   }
 }

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import type { TokenSubject } from './token-subject.js';
 
-/** `exp` is checked with this much leeway for clock skew, by jsonwebtoken and here alike. */
-export const CLOCK_TOLERANCE_S = 30;
 /** Distinct tokens remembered: a few hundred bytes each. */
 const MAX_TOKENS = 10_000;
 
 interface Verified {
-  subject: string;
+  subject: TokenSubject;
   expiresAtS: number;
 }
 
@@ -22,15 +21,15 @@ interface Verified {
 export class VerifiedTokens {
   private readonly verified = new LRUCache<string, Verified>({ max: MAX_TOKENS });
 
-  remember(token: string, subject: string, expiresAtS: number): void {
+  remember(token: string, subject: TokenSubject, expiresAtS: number): void {
     this.verified.set(token, { subject, expiresAtS });
   }
 
-  /** The subject of a remembered token, while jsonwebtoken would still accept it at `nowMs`. */
-  subjectOf(token: string, nowMs: number): string | undefined {
+  /** The subject of a remembered token, while it has not expired at `nowMs` (no leeway). */
+  subjectOf(token: string, nowMs: number): TokenSubject | undefined {
     const verified = this.verified.get(token);
     if (verified === undefined) return undefined;
-    if (Math.floor(nowMs / 1000) >= verified.expiresAtS + CLOCK_TOLERANCE_S) {
+    if (Math.floor(nowMs / 1000) >= verified.expiresAtS) {
       this.verified.delete(token);
       return undefined;
     }

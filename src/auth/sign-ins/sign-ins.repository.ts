@@ -3,11 +3,17 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
 import { refreshTokens, signIns } from '../../database/schema.js';
 
+/**
+ * A spent refresh token presented again this soon after its first use is a second tab or a retry
+ * after a lost answer, not a thief: it gets a new pair of the same sign-in.
+ */
+export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
+
 /** What spending a refresh token came to. */
 export type Rotation =
-  | { outcome: 'rotated'; userId: string; expiresAt: Date }
-  /** Spent before: the sign-in it belongs to is ended, since only a thief replays one. */
-  | { outcome: 'reused' }
+  | { outcome: 'rotated'; userId: string; signInId: string; expiresAt: Date }
+  /** Spent before, past the grace: the sign-in it belongs to is ended, since only a thief replays one. */
+  | { outcome: 'reused'; signInId: string }
   /** Unknown, or of a sign-in that has ended or expired. */
   | { outcome: 'refused' };
 
@@ -16,20 +22,26 @@ export type Rotation =
 export class SignInsRepository {
   constructor(private readonly database: DatabaseService) {}
 
-  /** Starts a sign-in that lasts until `expiresAt` at the latest, with its first refresh token. */
-  async start(userId: string, tokenHash: string, now: Date, expiresAt: Date): Promise<void> {
-    await this.database.db.transaction(async (tx) => {
+  /**
+   * Starts a sign-in that lasts until `expiresAt` at the latest, with its first refresh token;
+   * answers the sign-in's id.
+   */
+  async start(userId: string, tokenHash: string, now: Date, expiresAt: Date): Promise<string> {
+    return this.database.db.transaction(async (tx) => {
       const [signIn] = await tx
         .insert(signIns)
         .values({ userId, startedAt: now.toISOString(), expiresAt: expiresAt.toISOString() })
         .returning({ id: signIns.id });
       await tx.insert(refreshTokens).values({ tokenHash, signInId: signIn!.id, issuedAt: now.toISOString() });
+      return signIn!.id;
     });
   }
 
   /**
    * Spends the token `tokenHash` for `nextHash`, in one transaction: of two requests presenting
-   * the same token, one rotates and the other is a reuse.
+   * the same token, one rotates and the other waits for it, then sees a spent token: within
+   * {@link CONCURRENT_REFRESH_GRACE_MS} of its first use it gets a pair of the same sign-in too;
+   * later it is a reuse.
    */
   rotate(tokenHash: string, nextHash: string, now: Date): Promise<Rotation> {
     return this.database.db.transaction(async (tx): Promise<Rotation> => {
@@ -38,39 +50,50 @@ export class SignInsRepository {
         .set({ usedAt: now.toISOString() })
         .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt)))
         .returning({ signInId: refreshTokens.signInId });
-      if (spent === undefined) {
+      let signInId = spent?.signInId;
+      if (signInId === undefined) {
         const [known] = await tx
-          .select({ signInId: refreshTokens.signInId })
+          .select({ signInId: refreshTokens.signInId, usedAt: refreshTokens.usedAt })
           .from(refreshTokens)
           .where(eq(refreshTokens.tokenHash, tokenHash));
         if (known === undefined) return { outcome: 'refused' };
-        await this.end(tx, known.signInId, now);
-        return { outcome: 'reused' };
+        if (now.getTime() - new Date(known.usedAt!).getTime() > CONCURRENT_REFRESH_GRACE_MS) {
+          await this.end(tx, known.signInId, now);
+          return { outcome: 'reused', signInId: known.signInId };
+        }
+        signInId = known.signInId;
       }
       const [signIn] = await tx
         .select({ userId: signIns.userId, expiresAt: signIns.expiresAt, endedAt: signIns.endedAt })
         .from(signIns)
-        .where(eq(signIns.id, spent.signInId));
+        .where(eq(signIns.id, signInId));
       const expiresAt = new Date(signIn!.expiresAt);
       if (signIn!.endedAt !== null || expiresAt <= now) return { outcome: 'refused' };
-      await tx
-        .insert(refreshTokens)
-        .values({ tokenHash: nextHash, signInId: spent.signInId, issuedAt: now.toISOString() });
-      return { outcome: 'rotated', userId: signIn!.userId, expiresAt };
+      await tx.insert(refreshTokens).values({ tokenHash: nextHash, signInId, issuedAt: now.toISOString() });
+      return { outcome: 'rotated', userId: signIn!.userId, signInId, expiresAt };
     });
   }
 
-  /** Ends the sign-in of the token `tokenHash`; false when no sign-in has such a token. */
-  async endByToken(tokenHash: string, now: Date): Promise<boolean> {
+  /** Ends the sign-in of the token `tokenHash`; answers its id, or null when no sign-in has such a token. */
+  async endByToken(tokenHash: string, now: Date): Promise<string | null> {
     return this.database.db.transaction(async (tx) => {
       const [known] = await tx
         .select({ signInId: refreshTokens.signInId })
         .from(refreshTokens)
         .where(eq(refreshTokens.tokenHash, tokenHash));
-      if (known === undefined) return false;
+      if (known === undefined) return null;
       await this.end(tx, known.signInId, now);
-      return true;
+      return known.signInId;
     });
+  }
+
+  /** Whether the sign-in was ended (by a logout or a reuse); an unknown one counts as ended. */
+  async hasEnded(signInId: string): Promise<boolean> {
+    const [row] = await this.database.db
+      .select({ endedAt: signIns.endedAt })
+      .from(signIns)
+      .where(eq(signIns.id, signInId));
+    return row === undefined || row.endedAt !== null;
   }
 
   private async end(

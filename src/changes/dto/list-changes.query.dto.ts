@@ -10,23 +10,25 @@ import { isCursor } from '../change-cursor.js';
 
 export const DEFAULT_CHANGES_LIMIT = 100;
 
-/** Where a reading of the feed starts; both absent: at the oldest retained change (or, for a stream, the end). */
+/**
+ * Where a reading of the feed starts; both absent: at the oldest retained change (or, for a stream, the end).
+ * No examples: a cursor or an instant only makes sense on the feed that gave it, and Swagger UI's
+ * "Try it out" would send one that is not (an instant past retention, a cursor and an instant both).
+ */
 export class ChangesStartQueryDto {
   @ApiPropertyOptional({
     description: 'A cursor from an earlier answer (`next`, or an item’s `cursor`): changes recorded after it',
     pattern: '^[A-Za-z0-9_-]{16}$',
     maxLength: 16,
-    example: 'AAAAAAAAAQn44-hy',
   })
   @IsOptional()
   @IsParameterMatching(isCursor, 'must be a cursor from an earlier answer (its next, or an item’s cursor)')
   after?: string;
 
   @ApiPropertyOptional({
-    description: 'An RFC 3339 instant: changes recorded at or after it. Not with `after`.',
+    description: 'An RFC 3339 instant (`2026-03-14T12:00:00Z`): changes recorded at or after it. Not with `after`.',
     format: 'date-time',
     maxLength: 35,
-    example: '2026-03-14T12:00:00Z',
   })
   @IsOptional()
   @IsParameterMatching(isInstant, 'must be an RFC 3339 instant with an offset (2026-03-14T12:00:00Z)')

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { PROBLEM_TYPES, type FieldError } from '../problems/problem-types.js';
+import { PROBLEM_TYPES, type FieldError, type ProblemType } from '../problems/problem-types.js';
 import { ProblemResponseDto } from './problem.response.dto.js';
 
 interface HeaderDoc {
@@ -30,24 +30,42 @@ const HEADERS_BY_STATUS: Partial<Record<number, Record<string, HeaderDoc>>> = {
 /** `WWW-Authenticate` comes with `/problems/unauthorized` (a token refused), not with a failed login. */
 const UNAUTHORIZED_HEADERS: Record<string, HeaderDoc> = {
   'WWW-Authenticate': {
-    description: 'The scheme to authenticate with',
+    description:
+      'RFC 6750: `Bearer realm="process-lookup"` when no token came; `error="invalid_token"` with an ' +
+      '`error_description` (expired, or invalid or revoked) when the token was refused',
     required: true,
-    schema: { type: 'string', enum: ['Bearer'] },
+    schema: { type: 'string', pattern: '^Bearer realm="process-lookup"', maxLength: 256 },
   },
 };
 
-type ProblemKey = keyof typeof PROBLEM_TYPES;
+/** `WWW-Authenticate` of a 403 for a scope the token lacks (RFC 6750, section 3.1). */
+const FORBIDDEN_HEADERS: Record<string, HeaderDoc> = {
+  'WWW-Authenticate': {
+    description:
+      'RFC 6750: `Bearer realm="process-lookup", error="insufficient_scope", scope="<the scope needed>"`',
+    required: true,
+    schema: {
+      type: 'string',
+      pattern: '^Bearer realm="process-lookup", error="insufficient_scope"',
+      maxLength: 256,
+    },
+  },
+};
+
+export type ProblemKey = keyof typeof PROBLEM_TYPES;
 
 /** What each problem's example says (its `instance` is the operation's path, set with the document). */
 const EXAMPLE_DETAILS = {
   invalidRequest: "The request breaks the API's rules: `errors` names each offending field",
   invalidCredentials: 'The user name or the password is wrong',
   unauthorized: 'The bearer token has expired',
+  insufficientScope: 'This route needs the scope processes:read, which the token lacks',
   notFound: 'No process IMP-2026-999999 that you may see',
   methodNotAllowed: 'DELETE is not allowed here; allowed: GET, HEAD',
   endpointRetired: 'GET /api/tracking was retired in March 2026. Use GET /api/processes.',
   cursorExpired:
     'The cursor is older than the 30 days of changes kept: read the list again, then follow from a fresh cursor',
+  clientLimitReached: 'At most 10 client applications per user: delete one first',
   webhookLimitReached: 'At most 10 webhooks per user: delete one first',
   requestTimeout: 'The request did not arrive within 30 s',
   payloadTooLarge: 'The request body exceeds 16 KiB',
@@ -74,30 +92,40 @@ export function problemExample(problem: ProblemKey, invalid?: FieldError): Recor
   };
 }
 
+/** Problems one kind of route answers, documented only where named by their key. */
+const ROUTE_SPECIFIC: ReadonlySet<ProblemType> = new Set([
+  PROBLEM_TYPES.invalidCredentials,
+  // The retired route documents its own 410, with the members only it sends.
+  PROBLEM_TYPES.endpointRetired,
+  PROBLEM_TYPES.clientLimitReached,
+  // Declared with the scope a route needs (RequiresScope).
+  PROBLEM_TYPES.insufficientScope,
+]);
+
 /**
  * Documents error answers as `application/problem+json`, one response per status, naming the
  * problem types it can carry, with an example of the first. A 401 is the refused token's
  * (`/problems/unauthorized`, with `WWW-Authenticate`) unless the operation is the login, whose 401
- * is `/problems/invalid-credentials`. `invalid` is the offending field of the 400's example.
+ * is `/problems/invalid-credentials`. A problem only some routes answer (a limit reached, a scope
+ * missing) is named by its key instead of a status. `invalid` is the offending field of the 400's
+ * example.
  */
 export function ApiProblemResponses(
-  statuses: number[],
+  statuses: Array<number | ProblemKey>,
   invalid?: FieldError,
 ): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ProblemResponseDto),
     ...statuses.map((status) =>
-      problemResponse(
-        status,
-        invalid,
-        Object.values(PROBLEM_TYPES).filter(
-          (problem) =>
-            problem.status === status &&
-            problem !== PROBLEM_TYPES.invalidCredentials &&
-            // The retired route documents its own 410, with the members only it sends.
-            problem !== PROBLEM_TYPES.endpointRetired,
-        ),
-      ),
+      typeof status === 'number'
+        ? problemResponse(
+            status,
+            invalid,
+            Object.values(PROBLEM_TYPES).filter(
+              (problem) => problem.status === status && !ROUTE_SPECIFIC.has(problem),
+            ),
+          )
+        : problemResponse(PROBLEM_TYPES[status].status, invalid, [PROBLEM_TYPES[status]]),
     ),
   );
 }
@@ -133,6 +161,7 @@ function problemResponse(
   problems: ReadonlyArray<(typeof PROBLEM_TYPES)[ProblemKey]>,
 ): MethodDecorator & ClassDecorator {
   const unauthorized = problems.some((problem) => problem.type === PROBLEM_TYPES.unauthorized.type);
+  const forbidden = problems.some((problem) => problem.type === PROBLEM_TYPES.insufficientScope.type);
   const first = (Object.keys(PROBLEM_TYPES) as ProblemKey[]).find(
     (key) => PROBLEM_TYPES[key] === problems[0],
   );
@@ -140,7 +169,7 @@ function problemResponse(
   return ApiResponse({
     status,
     description: problems.map((problem) => `\`${problem.type}\`: ${problem.title}`).join('; '),
-    headers: unauthorized ? UNAUTHORIZED_HEADERS : HEADERS_BY_STATUS[status],
+    headers: unauthorized ? UNAUTHORIZED_HEADERS : forbidden ? FORBIDDEN_HEADERS : HEADERS_BY_STATUS[status],
     content: {
       'application/problem+json': {
         schema: { $ref: getSchemaPath(ProblemResponseDto) },

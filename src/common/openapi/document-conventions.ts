@@ -39,6 +39,10 @@ export function applyDocumentConventions(
   rateLimitHeaders: HeadersObject,
 ): OpenAPIObject {
   writeNullabilityAsOpenApi31(document);
+  // A controller-wide decorator hands every operation the same response objects; each operation
+  // gets its own before its examples are addressed to it (a JSON copy: structuredClone would keep
+  // the sharing).
+  document.paths = JSON.parse(JSON.stringify(document.paths)) as OpenAPIObject['paths'];
   for (const [path, pathItem] of Object.entries(document.paths)) {
     for (const method of ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'] as const) {
       const operation = pathItem[method];

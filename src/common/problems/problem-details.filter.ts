@@ -13,8 +13,11 @@ import { OutageClassifier } from './outage-classifier.js';
 import { ProblemException, InvalidRequestException } from './problem.exception.js';
 import { PROBLEM_TYPES, type ProblemDocument, type ProblemType } from './problem-types.js';
 
+/** A bare 403 (a guard answering false) is no missing scope: it stays a 500 that is logged. */
 const PROBLEM_BY_STATUS = new Map<number, ProblemType>(
-  Object.values(PROBLEM_TYPES).map((problem) => [problem.status, problem]),
+  Object.values(PROBLEM_TYPES)
+    .filter((problem) => problem !== PROBLEM_TYPES.insufficientScope)
+    .map((problem) => [problem.status, problem]),
 );
 
 /** What body-parser and other Express middleware throw: a plain error with an HTTP status. */
@@ -68,7 +71,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     for (const [name, value] of Object.entries(problem.problemOptions.headers ?? {})) {
       response.setHeader(name, value);
     }
-    response.type('application/problem+json').send(JSON.stringify(body));
+    response
+      .type(problem.problemOptions.contentType ?? 'application/problem+json')
+      .send(JSON.stringify(body));
   }
 
   private toProblem(exception: unknown, request: Request): ProblemException {

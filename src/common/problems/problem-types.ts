@@ -3,10 +3,16 @@ export const PROBLEM_TYPES = {
   invalidRequest: { type: '/problems/invalid-request', title: 'Invalid request', status: 400 },
   invalidCredentials: { type: '/problems/invalid-credentials', title: 'Invalid credentials', status: 401 },
   unauthorized: { type: '/problems/unauthorized', title: 'Unauthorized', status: 401 },
+  insufficientScope: { type: '/problems/insufficient-scope', title: 'Insufficient scope', status: 403 },
   notFound: { type: '/problems/not-found', title: 'Not found', status: 404 },
   methodNotAllowed: { type: '/problems/method-not-allowed', title: 'Method not allowed', status: 405 },
   endpointRetired: { type: '/problems/endpoint-retired', title: 'Endpoint retired', status: 410 },
   cursorExpired: { type: '/problems/cursor-expired', title: 'Cursor expired', status: 410 },
+  clientLimitReached: {
+    type: '/problems/client-limit-reached',
+    title: 'Client application limit reached',
+    status: 409,
+  },
   webhookLimitReached: {
     type: '/problems/webhook-limit-reached',
     title: 'Webhook limit reached',

@@ -11,6 +11,11 @@ export interface ProblemOptions {
   headers?: Record<string, string>;
   /** Extension members of the body (e.g. `successors` of a retired endpoint). */
   extensions?: Record<string, unknown>;
+  /**
+   * Another media type than `application/problem+json`, for a body another standard's clients must
+   * read (the OAuth token endpoint's errors are `application/json`).
+   */
+  contentType?: string;
   cause?: unknown;
 }
 

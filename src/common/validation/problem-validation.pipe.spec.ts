@@ -97,6 +97,37 @@ describe(ProblemValidationPipe.name, () => {
     expect(error.errors).toEqual([{ in: 'body', name: 'role', message: 'unknown field' }]);
   });
 
+  it.each(['constructor', '__proto__', 'toString', 'prototype', 'hasOwnProperty', 'valueOf'])(
+    'refuses an unknown member named like a built-in of JavaScript, %s',
+    async (name) => {
+      const value = JSON.parse(`{"name":"a","origin":{"code":"BRSSZ"},"${name}":1}`) as unknown;
+
+      const error = await refusal(sut.transform(value, body(ShipmentRequest)));
+
+      expect(error.errors).toEqual([{ in: 'body', name, message: 'unknown field' }]);
+    },
+  );
+
+  it('refuses a query parameter named like a built-in', async () => {
+    const error = await refusal(sut.transform({ constructor: '1' }, { type: 'query', metatype: PageQuery }));
+
+    expect(error.errors).toEqual([{ in: 'query', name: 'constructor', message: 'unknown parameter' }]);
+  });
+
+  it('refuses a NUL anywhere in text, with a DTO or without, naming where', async () => {
+    const inBody = await refusal(
+      sut.transform({ name: 'a\0b', origin: { code: '\0BRSZ' } }, body(ShipmentRequest)),
+    );
+    const inPath = await refusal(sut.transform('a\0', { type: 'param', metatype: String, data: 'id' }));
+
+    const message = 'must not contain a NUL character (U+0000)';
+    expect(inBody.errors).toEqual([
+      { in: 'body', name: 'name', message },
+      { in: 'body', name: 'origin.code', message },
+    ]);
+    expect(inPath.errors).toEqual([{ in: 'path', name: 'id', message }]);
+  });
+
   it('refuses an unknown query parameter as such', async () => {
     const error = await refusal(sut.transform({ foo: '1' }, { type: 'query', metatype: PageQuery }));
 

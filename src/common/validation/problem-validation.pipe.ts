@@ -1,4 +1,5 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { LRUCache } from 'lru-cache';
 import { InvalidRequestException } from '../problems/problem.exception.js';
 import type { FieldError, ParameterLocation } from '../problems/problem-types.js';
@@ -23,6 +24,11 @@ const REMEMBERED_PER_CLASS = 1000;
  * The global validation pipe: strict DTO validation (unknown fields refused, nothing coerced
  * implicitly) whose failures are a 400 listing every offending field with where it came from.
  *
+ * Two refusals come before class-validator's, as it cannot make them: a member the DTO does not
+ * declare, whatever its name (its whitelist looks names up in a plain object, so `constructor` or
+ * `toString` pass as declared, and class-transformer drops `__proto__` unseen); and text with a NUL,
+ * which PostgreSQL cannot store, in any parameter or body, with a DTO or without.
+ *
  * Query and path parameters are strings from the URL, so the same parameters always validate to
  * the same DTO: the DTO each valid set gave is remembered (frozen, as handlers share it), and
  * portals asking the same page again skip class-transformer and class-validator. Bodies and
@@ -31,6 +37,7 @@ const REMEMBERED_PER_CLASS = 1000;
 @Injectable()
 export class ProblemValidationPipe extends ValidationPipe {
   private readonly validated = new Map<ArgumentMetadata['metatype'], LRUCache<string, object>>();
+  private readonly declaredMembers = new Map<ArgumentMetadata['metatype'], ReadonlySet<string>>();
 
   constructor() {
     super({
@@ -47,9 +54,7 @@ export class ProblemValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const location = LOCATION_BY_PARAM_TYPE[metadata.type];
-    if (location === 'body' && this.toValidate(metadata) && !isPlainObject(value)) {
-      throw new InvalidRequestException([{ in: 'body', name: 'body', message: 'must be a JSON object' }]);
-    }
+    if (location !== undefined) await this.refuseWhatValidationMisses(value, metadata, location);
     const remembered = this.rememberedFor(metadata);
     if (remembered === undefined) return this.validateOrRefuse(value, metadata, location);
     const key = JSON.stringify(value);
@@ -58,6 +63,67 @@ export class ProblemValidationPipe extends ValidationPipe {
     const dto = await this.validateOrRefuse(value, metadata, location);
     if (typeof dto === 'object' && dto !== null) remembered.set(key, Object.freeze(dto));
     return dto;
+  }
+
+  /** Throws when the value holds a NUL or an undeclared member, listing every other offence too. */
+  private async refuseWhatValidationMisses(
+    value: unknown,
+    metadata: ArgumentMetadata,
+    location: ParameterLocation,
+  ): Promise<void> {
+    const toValidate = this.toValidate(metadata);
+    if (location === 'body' && toValidate && !isPlainObject(value)) {
+      throw new InvalidRequestException([{ in: 'body', name: 'body', message: 'must be a JSON object' }]);
+    }
+    const undeclared =
+      toValidate && isPlainObject(value) ? this.undeclaredMembers(value, metadata, location) : [];
+    const nuls = nulCharacters(value, location, metadata.data ?? '');
+    if (undeclared.length === 0 && nuls.length === 0) return;
+    const others = toValidate
+      ? await this.fieldErrorsOf(omit(value as Record<string, unknown>, undeclared), metadata, location)
+      : [];
+    // A field's own rule (say, "must not contain control characters") explains a NUL best.
+    const explained = new Set(others.map((error) => error.name));
+    throw new InvalidRequestException([
+      ...undeclared,
+      ...others,
+      ...nuls.filter((error) => !explained.has(error.name)),
+    ]);
+  }
+
+  private async fieldErrorsOf(
+    value: unknown,
+    metadata: ArgumentMetadata,
+    location: ParameterLocation,
+  ): Promise<FieldError[]> {
+    try {
+      await this.validateOrRefuse(value, metadata, location);
+      return [];
+    } catch (error) {
+      if (error instanceof InvalidRequestException) return error.errors;
+      throw error;
+    }
+  }
+
+  private undeclaredMembers(
+    value: Record<string, unknown>,
+    metadata: ArgumentMetadata,
+    location: ParameterLocation,
+  ): FieldError[] {
+    let declared = this.declaredMembers.get(metadata.metatype);
+    if (declared === undefined) {
+      const validations = getMetadataStorage().getTargetValidationMetadatas(
+        metadata.metatype!,
+        '',
+        true,
+        false,
+      );
+      declared = new Set(validations.map((validation) => validation.propertyName));
+      this.declaredMembers.set(metadata.metatype, declared);
+    }
+    return Object.keys(value)
+      .filter((name) => !declared.has(name))
+      .map((name) => ({ in: location, name, message: UNKNOWN_BY_LOCATION[location] }));
   }
 
   private rememberedFor(metadata: ArgumentMetadata): LRUCache<string, object> | undefined {
@@ -96,6 +162,25 @@ const UNKNOWN_BY_LOCATION: Record<ParameterLocation, string> = {
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+function omit(value: Record<string, unknown>, members: FieldError[]): Record<string, unknown> {
+  const kept = { ...value };
+  for (const member of members) delete kept[member.name];
+  return kept;
+}
+
+/** Every string holding a NUL, named by its path (`kinds.0`), however deep. */
+function nulCharacters(value: unknown, location: ParameterLocation, name: string): FieldError[] {
+  if (typeof value === 'string') {
+    return value.includes('\0') ? [{ in: location, name: name || location, message: NUL_MESSAGE }] : [];
+  }
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, member]) =>
+    nulCharacters(member, location, name === '' ? key : `${name}.${key}`),
+  );
+}
+
+const NUL_MESSAGE = 'must not contain a NUL character (U+0000)';
 
 function flatten(errors: ValidationError[], location: ParameterLocation, prefix = ''): FieldError[] {
   return errors.flatMap((error) => {

@@ -63,16 +63,14 @@ export class ListProcessesQueryDto {
     type: 'array',
     items: { type: 'string', enum: [...PROCESS_STATUSES] },
     maxItems: PROCESS_STATUSES.length,
-    example: ['IN_TRANSIT', 'ARRIVED'],
   })
   @IsOptional()
   @IsListOfParameter(PROCESS_STATUSES)
   status?: string | string[];
 
   @ApiPropertyOptional({
-    description: 'Process type, case-insensitive',
+    description: 'Process type, case-insensitive (`IMPORT`)',
     enum: PROCESS_TYPES,
-    example: 'IMPORT',
   })
   @IsOptional()
   @IsOneOfParameter(PROCESS_TYPES, { ignoreCase: true })
@@ -84,7 +82,6 @@ export class ListProcessesQueryDto {
     type: 'array',
     items: { type: 'string', enum: [...TRANSPORT_MODES] },
     maxItems: TRANSPORT_MODES.length,
-    example: ['SEA'],
   })
   @IsOptional()
   @IsListOfParameter(TRANSPORT_MODES)
@@ -96,7 +93,6 @@ export class ListProcessesQueryDto {
     type: 'array',
     items: { type: 'string', enum: [...CUSTOMS_CHANNEL_FILTERS] },
     maxItems: CUSTOMS_CHANNEL_FILTERS.length,
-    example: ['GREEN', 'NONE'],
   })
   @IsOptional()
   @IsListOfParameter(CUSTOMS_CHANNEL_FILTERS)
@@ -104,8 +100,7 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     format: 'date',
-    example: '2026-01-01',
-    description: 'Inclusive lower bound on `summary.shipmentDate`',
+    description: 'Inclusive lower bound on `summary.shipmentDate` (`2026-01-01`)',
   })
   @IsOptional()
   @IsDateParameter()
@@ -113,8 +108,7 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     format: 'date',
-    example: '2026-12-31',
-    description: 'Inclusive upper bound on `summary.shipmentDate`',
+    description: 'Inclusive upper bound on `summary.shipmentDate` (`2026-12-31`)',
   })
   @IsOptional()
   @IsDateParameter()
@@ -123,8 +117,8 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     description:
-      'Inclusive lower bound on `updatedAt`: an RFC 3339 instant, or a date meaning the start of that UTC day',
-    example: '2026-03-01',
+      'Inclusive lower bound on `updatedAt`: an RFC 3339 instant, or a date meaning the start of that UTC day ' +
+      '(`2026-03-01`)',
     maxLength: 35,
   })
   @IsOptional()
@@ -133,8 +127,8 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     description:
-      'Inclusive upper bound on `updatedAt`: an RFC 3339 instant, or a date meaning the whole of that UTC day',
-    example: '2026-03-14T12:00:00Z',
+      'Inclusive upper bound on `updatedAt`: an RFC 3339 instant, or a date meaning the whole of that UTC day ' +
+      '(`2026-03-14T12:00:00Z`)',
     maxLength: 35,
   })
   @IsOptional()
@@ -144,8 +138,8 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     description:
-      'ISO 6346 container number (4 letters, 7 digits, valid check digit); case, spaces and hyphens ignored',
-    example: 'CSQU3054383',
+      'ISO 6346 container number (4 letters, 7 digits, valid check digit: `CSQU3054383`); case, spaces and ' +
+      'hyphens ignored',
     maxLength: 32,
   })
   @IsOptional()

@@ -7,7 +7,6 @@ import {
 import { RequestActivity } from '../../common/http/request-activity.js';
 import { AppConfig } from '../../config/app.config.js';
 import { PrometheusDeliveryMetrics } from './delivery-metrics.js';
-import { DeliveryRepository } from './delivery.repository.js';
 import { DeliveryThread } from './thread/delivery-thread.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 
@@ -15,27 +14,23 @@ import { WebhookDeliverer } from './webhook-deliverer.js';
 const RESTART_AFTER_MS = 5000;
 /** At shutdown, a delivery thread has this long to end: its attempts are cut short at once. */
 const STOP_GRACE_MS = 10_000;
-/** Until a webhook is active, the runner looks for one this often. */
-const LOOK_FOR_WEBHOOKS_EVERY_MS = 5000;
 
 /**
  * Runs webhook delivery where the configuration says (`WEBHOOK_DELIVERY`): on a thread of its own,
  * so that deliveries never take the API's event loop nor share its compiled code, or on the
  * service's own thread (PGlite, whose database only this thread reaches; the tests, which drive
- * the deliverer themselves). A thread holds some 55 MB of its own, so it starts with the first
- * active webhook, not before: a deployment without webhooks never pays for it.
+ * the deliverer themselves). The thread starts with the service, whether or not a webhook exists
+ * yet: it holds some 55 MB of its own, but started with the first webhook it made that webhook's
+ * first delivery wait for its start (seconds: finding the webhook, booting the thread).
  */
 @Injectable()
 export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryRunner.name);
   private thread: DeliveryThread | null = null;
-  private lookingForWebhooks: NodeJS.Timeout | null = null;
-  private shuttingDown = false;
 
   constructor(
     private readonly config: AppConfig,
     private readonly deliverer: WebhookDeliverer,
-    private readonly repository: DeliveryRepository,
     private readonly activity: RequestActivity,
     private readonly metrics: PrometheusDeliveryMetrics,
   ) {}
@@ -48,27 +43,10 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       this.logger,
       { restartAfterMs: RESTART_AFTER_MS, stopGraceMs: STOP_GRACE_MS },
     );
-    await this.startThreadOnceActive(this.thread);
+    this.thread.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.shuttingDown = true;
-    if (this.lookingForWebhooks !== null) clearTimeout(this.lookingForWebhooks);
     await (this.thread === null ? this.deliverer.stop() : this.thread.stop());
-  }
-
-  private async startThreadOnceActive(thread: DeliveryThread): Promise<void> {
-    // A database out of reach counts as no webhook yet: the next look will tell.
-    const active = await this.repository.countByStatus().then(
-      (counts) => counts.ACTIVE > 0,
-      () => false,
-    );
-    if (this.shuttingDown) return;
-    if (active) return thread.start();
-    this.lookingForWebhooks = setTimeout(
-      () => void this.startThreadOnceActive(thread),
-      LOOK_FOR_WEBHOOKS_EVERY_MS,
-    );
-    this.lookingForWebhooks.unref();
   }
 }

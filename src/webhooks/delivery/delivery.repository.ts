@@ -18,8 +18,8 @@ export interface LeasedSubscription {
   failedAttempts: number;
   /** Encrypted. */
   secret: string;
-  /** Encrypted; null when none, or when it no longer signs. */
-  previousSecret: string | null;
+  /** Encrypted: those rotations replaced that still sign, the latest replaced first. */
+  retiredSecrets: string[];
 }
 
 /** The next change for a subscription, as the feed stores it. */
@@ -40,6 +40,14 @@ export interface NextChange {
   lastPosition: number;
   /** Retention deleted the changes up to here. */
   prunedThrough: number;
+}
+
+/** Where a message for a subscription goes and the secrets that sign it (encrypted). */
+export interface SigningTarget {
+  url: string;
+  secret: string;
+  /** Those rotations replaced that still sign, the latest replaced first. */
+  retiredSecrets: string[];
 }
 
 /** The row an attempt leaves in the deliveries log (its id is the database's). */
@@ -69,7 +77,7 @@ interface LeasedRow {
   position: string;
   failed_attempts: number;
   secret: string;
-  previous_secret: string | null;
+  retired_secrets: string[];
 }
 
 interface NextChangeRow {
@@ -131,8 +139,9 @@ export class DeliveryRepository {
               LIMIT ${limit}
               FOR UPDATE SKIP LOCKED)
           RETURNING s.id, s.url, s.kinds, s.customer_ids, s.position::text, s.failed_attempts, s.secret,
-                    CASE WHEN s.previous_secret_expires_at > ${now.toISOString()}::timestamptz
-                         THEN s.previous_secret END AS previous_secret`,
+                    ARRAY(SELECT r.secret FROM webhook_retired_secrets r
+                           WHERE r.subscription_id = s.id AND r.expires_at > ${now.toISOString()}::timestamptz
+                           ORDER BY r.expires_at DESC) AS retired_secrets`,
     );
     return rows.map((row) => ({
       id: row.id,
@@ -142,7 +151,7 @@ export class DeliveryRepository {
       position: Number(row.position),
       failedAttempts: row.failed_attempts,
       secret: row.secret,
-      previousSecret: row.previous_secret,
+      retiredSecrets: row.retired_secrets,
     }));
   }
 
@@ -260,6 +269,52 @@ export class DeliveryRepository {
           RETURNING id`,
     );
     return logged.length > 0;
+  }
+
+  /** A subscription's URL and live secrets, whatever its status or lease; null once it is deleted. */
+  async signingTarget(subscriptionId: string, now: Date): Promise<SigningTarget | null> {
+    const [row] = await rowsOf<{ url: string; secret: string; retired_secrets: string[] }>(
+      this.database.db,
+      sql`SELECT s.url, s.secret,
+                 ARRAY(SELECT r.secret FROM webhook_retired_secrets r
+                        WHERE r.subscription_id = s.id AND r.expires_at > ${now.toISOString()}::timestamptz
+                        ORDER BY r.expires_at DESC) AS retired_secrets
+            FROM webhook_subscriptions s WHERE s.id = ${subscriptionId}`,
+    );
+    return row === undefined
+      ? null
+      : { url: row.url, secret: row.secret, retiredSecrets: row.retired_secrets };
+  }
+
+  /** The change at `position` as the feed stores it; null when retention deleted it. */
+  async changeAt(position: number): Promise<PendingChange | null> {
+    const [row] = await rowsOf<{ cursor: string; kind: ChangeKind; recorded_at_ms: string; body: string }>(
+      this.database.db,
+      sql`SELECT change_cursor(position) AS cursor, kind,
+                 (extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms, body
+            FROM process_changes WHERE position = ${position}`,
+    );
+    return row === undefined
+      ? null
+      : {
+          position,
+          cursor: row.cursor,
+          kind: row.kind,
+          recordedAtMs: Number(row.recorded_at_ms),
+          json: row.body,
+        };
+  }
+
+  /** Logs an attempt made outside the feed's order (a test message, a resend): the position stays. */
+  async logOutOfOrder(subscriptionId: string, log: AttemptLog): Promise<void> {
+    await this.database.db.execute(
+      sql`INSERT INTO webhook_deliveries (subscription_id, message_id, kind, attempt, attempted_at,
+                                          response_status, duration_ms, error, next_attempt_at)
+          SELECT id, ${log.messageId}::text, ${log.kind}::text, ${log.attempt}::int,
+                 ${log.attemptedAt.toISOString()}::timestamptz,
+                 ${log.responseStatus}::int, ${log.durationMs}::int, ${log.error}::text, NULL
+            FROM webhook_subscriptions WHERE id = ${subscriptionId}`,
+    );
   }
 
   /** Gives the lease back, so that any instance may take the subscription when it is next due. */

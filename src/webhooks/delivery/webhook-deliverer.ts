@@ -7,8 +7,10 @@ import { toUtcInstant } from '../../common/instant.js';
 import { DatabaseService } from '../../database/database.service.js';
 import type { NotificationSubscription } from '../../database/notification-listener.js';
 import { SecretCipher } from '../security/secret-cipher.js';
-import { signatureHeader } from '../security/webhook-signature.js';
+import { deliveryHeaders } from '../security/webhook-signature.js';
+import { signingSecrets } from '../security/signing-secrets.js';
 import { deliveryBody } from '../webhook-message.js';
+import { inAttemptSpan } from './attempt-span.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
 import { verdictOf, type AttemptVerdict } from './delivery-outcomes.js';
 import { DeliveryPacer } from './delivery-pacer.js';
@@ -24,8 +26,15 @@ import { WebhookTransport } from './webhook-transport.js';
 export const LEASE_MS = 20_000;
 /** Due retries and expired leases are looked for this often (new changes wake the deliverer at once). */
 const POLL_EVERY_MS = 1000;
-/** Subscriptions this instance delivers to at once: a slow receiver holds back only its own. */
-const CONCURRENT_SUBSCRIPTIONS = 32;
+/**
+ * Subscriptions this instance delivers to at once. A receiver that never answers holds its
+ * subscription's place for the whole 15 s of an attempt, but what it holds is a socket and a
+ * pending promise, not a core nor a database connection (those are taken only between attempts,
+ * and requests come first: `DeliveryPacer`). So the places are many: hundreds of dead receivers
+ * leave room for every healthy subscription, whose next change goes out as soon as it is recorded,
+ * and a slow receiver holds back only its own subscription.
+ */
+const SUBSCRIPTIONS_IN_FLIGHT = 512;
 /** Changes delivered to one subscription before its lease is given back for others to claim. */
 const CHANGES_PER_TURN = 100;
 
@@ -65,7 +74,7 @@ export class WebhookDeliverer {
     private readonly pacer: DeliveryPacer,
   ) {
     // Every attempt in flight listens for shutdown on this one signal.
-    setMaxListeners(CONCURRENT_SUBSCRIPTIONS + 1, this.stopping.signal);
+    setMaxListeners(SUBSCRIPTIONS_IN_FLIGHT + 1, this.stopping.signal);
   }
 
   /** Delivers from now on: due work is looked for at once, every second, and at each new change. */
@@ -118,7 +127,7 @@ export class WebhookDeliverer {
   }
 
   private async claimAndStart({ paced }: { paced: boolean }): Promise<void> {
-    const room = CONCURRENT_SUBSCRIPTIONS - this.working.size;
+    const room = SUBSCRIPTIONS_IN_FLIGHT - this.working.size;
     if (room <= 0 || this.stopping.signal.aborted) return;
     const now = this.clock.now();
     const claimed = await this.repository.claim(this.instanceId, now, this.leaseFrom(now), room);
@@ -173,7 +182,7 @@ export class WebhookDeliverer {
       }
       return false;
     }
-    const secrets = this.signingSecrets(subscription);
+    const secrets = signingSecrets(this.cipher, subscription.secret, subscription.retiredSecrets);
     if (secrets === null) {
       await this.repository.disable(subscription, this.instanceId, SECRET_UNREADABLE_REASON);
       return false;
@@ -189,22 +198,19 @@ export class WebhookDeliverer {
     const attemptedAt = this.clock.now();
     const timestampSeconds = Math.floor(attemptedAt.getTime() / 1000);
     const body = deliveryBody(change.kind, toUtcInstant(new Date(change.recordedAtMs)), change.json);
-    const outcome = await this.transport.send({
-      url: subscription.url,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'process-lookup-webhooks/1',
-        'webhook-id': change.cursor,
-        'webhook-timestamp': String(timestampSeconds),
-        'webhook-signature': signatureHeader({ messageId: change.cursor, timestampSeconds, body }, secrets),
-      },
-      body,
-      signal: this.stopping.signal,
-    });
+    const attempt = subscription.failedAttempts + 1;
+    const identity = { subscriptionId: subscription.id, messageId: change.cursor, attempt };
+    const outcome = await inAttemptSpan(identity, () =>
+      this.transport.send({
+        url: subscription.url,
+        headers: deliveryHeaders({ messageId: change.cursor, timestampSeconds, body }, secrets),
+        body,
+        signal: this.stopping.signal,
+      }),
+    );
     // Cut short by shutdown: not an attempt; the change is sent again, by this instance or another.
     if (outcome.kind === 'aborted') return false;
     const verdict = verdictOf(outcome);
-    const attempt = subscription.failedAttempts + 1;
     const now = this.clock.now();
     const plan = this.planAfter(verdict, attempt, now);
     const recorded = await this.repository.record({
@@ -251,22 +257,6 @@ export class WebhookDeliverer {
       };
     }
     return { nextAttemptAt: new Date(now.getTime() + delay), disabledReason: null };
-  }
-
-  /** The current secret, and the previous one while it still signs; null when the current cannot be read. */
-  private signingSecrets(subscription: LeasedSubscription): string[] | null {
-    let current: string;
-    try {
-      current = this.cipher.decrypt(subscription.secret);
-    } catch {
-      return null;
-    }
-    if (subscription.previousSecret === null) return [current];
-    try {
-      return [current, this.cipher.decrypt(subscription.previousSecret)];
-    } catch {
-      return [current];
-    }
   }
 
   private leaseFrom(now: Date): Date {

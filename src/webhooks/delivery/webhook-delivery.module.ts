@@ -6,6 +6,7 @@ import { WebhookTargetPolicy } from '../security/webhook-target-policy.js';
 import { DeliveryPacer } from './delivery-pacer.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import { HttpWebhookTransport } from './http-webhook-transport.js';
+import { OutOfOrderSender } from './out-of-order-sender.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import { WebhookTransport } from './webhook-transport.js';
 
@@ -27,6 +28,7 @@ export class WebhookDeliveryModule {
         DeliveryRepository,
         WebhookDeliverer,
         DeliveryPacer,
+        OutOfOrderSender,
         SecretCipher,
         WebhookTargetPolicy,
         { provide: HostResolver, useClass: SystemHostResolver },
@@ -36,7 +38,7 @@ export class WebhookDeliveryModule {
           useFactory: (policy: WebhookTargetPolicy) => new HttpWebhookTransport(policy),
         },
       ],
-      exports: [WebhookDeliverer, DeliveryRepository, SecretCipher, WebhookTargetPolicy],
+      exports: [WebhookDeliverer, DeliveryRepository, OutOfOrderSender, SecretCipher, WebhookTargetPolicy],
     };
   }
 }

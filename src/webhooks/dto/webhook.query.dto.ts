@@ -4,7 +4,13 @@ import { IsIntegerParameter, IsParameterMatching } from '../../common/validation
 
 export const DEFAULT_DELIVERIES_LIMIT = 20;
 
-const DELIVERY_ID = /^[1-9]\d{0,15}$/;
+export const DELIVERY_ID = /^[1-9]\d{0,15}$/;
+
+/** What `outcome=` narrows the deliveries log to: the attempts answered 2xx, or the others. */
+export const DELIVERY_LOG_OUTCOMES = ['succeeded', 'failed'] as const;
+export type DeliveryLogOutcome = (typeof DELIVERY_LOG_OUTCOMES)[number];
+const isDeliveryLogOutcome = (value: string): value is DeliveryLogOutcome =>
+  (DELIVERY_LOG_OUTCOMES as readonly string[]).includes(value);
 
 /** `GET /api/webhooks/{id}/deliveries` parameters. */
 export class ListWebhookDeliveriesQueryDto {
@@ -25,9 +31,18 @@ export class ListWebhookDeliveriesQueryDto {
     description: 'The `next` of an earlier page: the attempts older than it',
     pattern: DELIVERY_ID.source,
     maxLength: 16,
-    example: '1042',
   })
   @IsOptional()
   @IsParameterMatching((value) => DELIVERY_ID.test(value), 'must be the next of an earlier page')
   after?: string;
+
+  @ApiPropertyOptional({
+    enum: DELIVERY_LOG_OUTCOMES,
+    description:
+      'Only the attempts that succeeded (answered 2xx), or only those that failed; absent: both. Ask for the ' +
+      'next page with the same `outcome`.',
+  })
+  @IsOptional()
+  @IsParameterMatching(isDeliveryLogOutcome, `must be one of ${DELIVERY_LOG_OUTCOMES.join(', ')}`)
+  outcome?: DeliveryLogOutcome;
 }

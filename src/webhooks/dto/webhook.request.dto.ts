@@ -5,6 +5,7 @@ import {
   ArrayMinSize,
   ArrayUnique,
   IsArray,
+  IsDefined,
   IsIn,
   IsOptional,
   IsString,
@@ -72,6 +73,7 @@ export class WebhookStartRequestDto {
   })
   @IsOptional()
   @IsParameterMatching(isCursor, 'must be a cursor of the change feed (a change’s cursor, or a page’s next)')
+  @IsString()
   after?: string;
 
   @ApiPropertyOptional({
@@ -83,6 +85,7 @@ export class WebhookStartRequestDto {
   @IsOptional()
   @IsParameterMatching(isInstant, 'must be an RFC 3339 instant with an offset (2026-03-14T12:00:00Z)')
   @IsNotWith('after')
+  @IsString()
   since?: string;
 }
 
@@ -95,8 +98,10 @@ export class CreateWebhookRequestDto extends WebhookStartRequestDto {
     maxLength: MAX_WEBHOOK_URL_LENGTH,
     example: 'https://erp.example.com/hooks/process-lookup',
   })
-  @IsString()
+  // class-validator checks these bottom-up and reports the first that fails: the type first.
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
+  @IsString()
+  @IsDefined({ message: 'is required' })
   url!: string;
 
   @DescriptionProperty('ERP import')
@@ -115,8 +120,8 @@ export class UpdateWebhookRequestDto {
     maxLength: MAX_WEBHOOK_URL_LENGTH,
   })
   @ValidateIf(isGiven)
-  @IsString()
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
+  @IsString()
   url?: string;
 
   @DescriptionProperty()

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ChangeDto } from '../../changes/dto/change.response.dto.js';
 import { CHANGE_KINDS, type ChangeKind } from '../../domain/change-kinds.js';
+import { DELIVERY_KINDS, type DeliveryKind } from '../webhook-message.js';
 import { WEBHOOK_STATUSES, type WebhookStatus } from '../../database/schema.js';
 
 const EVENT_TYPES = CHANGE_KINDS.map((kind) => `process.${kind.toLowerCase()}`);
@@ -80,7 +81,8 @@ export class WebhookListResponseDto {
 export class WebhookSecretResponseDto {
   @ApiProperty({
     description:
-      'The new signing secret, shown only here. For 24 h deliveries carry two signatures, the new secret’s and the old one’s',
+      'The new signing secret, shown only here. Every secret it replaces goes on signing for 24 h after its ' +
+      'replacement: deliveries carry one signature a live secret',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   secret!: string;
@@ -91,19 +93,24 @@ export class WebhookDeliveryResponseDto {
   id!: string;
 
   @ApiProperty({
-    description: 'The `webhook-id` sent: the change’s cursor, the same on every retry and replay',
+    description:
+      'The `webhook-id` sent: the change’s cursor, the same on every retry, replay and resend (`test_…` for a test ' +
+      'message)',
     example: 'AAAAAAAAAQn44-hy',
   })
   messageId!: string;
 
-  @ApiProperty({ enum: CHANGE_KINDS })
-  kind!: ChangeKind;
+  @ApiProperty({
+    enum: DELIVERY_KINDS,
+    description: 'The change’s kind, or `WEBHOOK_TEST` for the test message',
+  })
+  kind!: DeliveryKind;
 
   @ApiProperty({
     type: 'integer',
     format: 'int32',
     minimum: 1,
-    description: '1 for the first attempt of the change',
+    description: '1 for the first attempt of the change (and for a test message or a resend, never retried)',
   })
   attempt!: number;
 
@@ -133,6 +140,16 @@ export class WebhookDeliveryResponseDto {
       'When this change is tried again; null after a success or when the subscription was disabled',
   })
   nextAttemptAt!: string | null;
+}
+
+/** What `sendWebhookTest` and `resendWebhookDelivery` answer: the message on its way. */
+export class WebhookMessageResponseDto {
+  @ApiProperty({
+    description: 'The `webhook-id` it is sent with; its attempt shows in the deliveries log under it',
+    example: 'test_5b0c7f5e-2d6a-4c1e-9a39-8d1f6b7e4a20',
+    maxLength: 64,
+  })
+  messageId!: string;
 }
 
 export class WebhookDeliveriesPageResponseDto {

@@ -33,11 +33,9 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ['::1', 128],
-  ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001:db8::', 32],
-  ['2002::', 16],
   ['fc00::', 7],
   ['fec0::', 10],
   ['ff00::', 8],
@@ -45,26 +43,66 @@ for (const [network, prefix] of [
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
 
-const MAPPED_IPV4 = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
+const SEVERITY: Record<AddressClass, number> = { public: 0, private: 1, forbidden: 2 };
 
-/** The class of an IP address (v4 or v6; an IPv4-mapped v6 address is its v4 address); null if not one. */
+/**
+ * The class of an IP address (v4 or v6); null if not one. An IPv6 address that carries an IPv4 one
+ * (mapped, translated, compatible, NAT64, 6to4, Teredo) is judged by the IPv4 inside, as that is
+ * where a packet to it ends up; of Teredo's two, by the stricter.
+ */
 export function classifyAddress(address: string): AddressClass | null {
-  const normalized = normalize(address);
-  if (normalized === null) return null;
-  const family = isIPv4(normalized) ? 'ipv4' : 'ipv6';
-  if (FORBIDDEN.check(normalized, family)) return 'forbidden';
-  if (PRIVATE.check(normalized, family)) return 'private';
+  if (isIPv4(address)) return classify(address, 'ipv4');
+  if (!isIPv6(address)) return null;
+  // The URL parser writes IPv6 in its canonical short form, dotted IPv4 tails in hex included.
+  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  const embedded = embeddedIpv4(groupsOf(canonical));
+  if (embedded.length === 0) return classify(canonical, 'ipv6');
+  return embedded
+    .map((ipv4) => classify(ipv4, 'ipv4'))
+    .reduce((stricter, next) => (SEVERITY[next] > SEVERITY[stricter] ? next : stricter));
+}
+
+function classify(address: string, family: 'ipv4' | 'ipv6'): AddressClass {
+  if (FORBIDDEN.check(address, family)) return 'forbidden';
+  if (PRIVATE.check(address, family)) return 'private';
   return 'public';
 }
 
-function normalize(address: string): string | null {
-  if (isIPv4(address)) return address;
-  if (!isIPv6(address)) return null;
-  // The URL parser writes IPv6 in its canonical short form, mapped IPv4 in hex included.
-  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  const mapped = MAPPED_IPV4.exec(canonical);
-  if (mapped === null) return canonical;
-  const high = parseInt(mapped[1]!, 16);
-  const low = parseInt(mapped[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The eight 16-bit groups of a canonical IPv6 address (no dotted tail: the URL parser rewrote it). */
+function groupsOf(canonical: string): number[] {
+  const [head = '', tail] = canonical.split('::');
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const first = parse(head);
+  const last = tail === undefined ? [] : parse(tail);
+  return [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last];
+}
+
+const ipv4Of = (high: number, low: number): string => [high >> 8, high & 255, low >> 8, low & 255].join('.');
+
+/** The IPv4 addresses an IPv6 address stands for, by the well-known prefixes that embed one. */
+function embeddedIpv4(groups: number[]): string[] {
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const zeroes = (...values: number[]) => values.every((value) => value === 0);
+  // ::ffff:0:0/96 (mapped) and ::ffff:0:0:0/96 (translated, SIIT).
+  if (zeroes(g0, g1, g2, g3) && ((g4 === 0 && g5 === 0xffff) || (g4 === 0xffff && g5 === 0))) {
+    return [ipv4Of(g6, g7)];
+  }
+  // ::/96 (IPv4-compatible), but for :: and ::1, which are IPv6's own unspecified and loopback.
+  if (zeroes(g0, g1, g2, g3, g4, g5) && !(g6 === 0 && g7 <= 1)) return [ipv4Of(g6, g7)];
+  // 64:ff9b::/96 (NAT64).
+  if (g0 === 0x64 && g1 === 0xff9b && zeroes(g2, g3, g4, g5)) return [ipv4Of(g6, g7)];
+  // 2002::/16 (6to4): the IPv4 address follows the prefix.
+  if (g0 === 0x2002) return [ipv4Of(g1, g2)];
+  // 2001::/32 (Teredo): the server's address, then the client's with its bits inverted.
+  if (g0 === 0x2001 && g1 === 0) return [ipv4Of(g2, g3), ipv4Of(g6 ^ 0xffff, g7 ^ 0xffff)];
+  return [];
 }

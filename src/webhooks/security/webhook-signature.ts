@@ -39,3 +39,14 @@ function signatureOf({ messageId, timestampSeconds, body }: SignedContent, secre
     .update(`${messageId}.${timestampSeconds}.${body}`)
     .digest('base64');
 }
+
+/** The headers of a delivery: JSON, the Standard Webhooks trio, and who sends it. */
+export function deliveryHeaders(content: SignedContent, secrets: readonly string[]): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'process-lookup-webhooks/1',
+    'webhook-id': content.messageId,
+    'webhook-timestamp': String(content.timestampSeconds),
+    'webhook-signature': signatureHeader(content, secrets),
+  };
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { USER_ACCESS_TTL_MS } from '../users/user-access.service.js';
+import { SignInsRepository } from './sign-ins.repository.js';
+
+/**
+ * Whether a sign-in still stands, for the access tokens that name it (`sid`). The database is what
+ * every instance shares: each asks it again after {@link USER_ACCESS_TTL_MS}, so a logout or a reuse
+ * revocation reaches every instance's access tokens within that time, and this one's at once.
+ */
+@Injectable()
+export class SignInStatus {
+  private readonly ended = new LRUCache<string, boolean>({ max: 10_000, ttl: USER_ACCESS_TTL_MS });
+
+  constructor(private readonly signIns: SignInsRepository) {}
+
+  async hasEnded(signInId: string): Promise<boolean> {
+    let ended = this.ended.get(signInId);
+    if (ended === undefined) {
+      ended = await this.signIns.hasEnded(signInId);
+      this.ended.set(signInId, ended);
+    }
+    return ended;
+  }
+
+  /** This instance's tokens of the sign-in stop at once. */
+  markEnded(signInId: string): void {
+    this.ended.set(signInId, true);
+  }
+}

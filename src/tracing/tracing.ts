@@ -1,0 +1,56 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { register } from 'node:module';
+import type { Span } from '@opentelemetry/api';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { Request } from 'express';
+import { createAddHookMessageChannel } from 'import-in-the-middle';
+import { routePatternOf } from '../common/http/route-pattern.js';
+
+/** The `service.name` of the spans unless `OTEL_SERVICE_NAME` says otherwise. */
+const DEFAULT_SERVICE_NAME = 'process-lookup';
+
+/**
+ * Names a request's span by the route that served it (`GET /api/processes/:numero`), as Express
+ * matched it. Express's own instrumentation would too, but by wrapping every middleware of every
+ * request, which cost more CPU than all the spans of a list request.
+ */
+function nameByRoute(span: Span, request: ClientRequest | IncomingMessage): void {
+  if (!('route' in request)) return; // an outgoing request, or one no route matched
+  const route = routePatternOf(request as Request);
+  span.setAttribute('http.route', route);
+  span.updateName(`${request.method} ${route}`);
+}
+
+/**
+ * Starts the OpenTelemetry SDK: traces only, exported over OTLP as the standard `OTEL_*`
+ * variables say (endpoint, protocol, sampler, batch delays), with spans for HTTP requests in and
+ * out, database statements and Redis commands, and the current trace in every pino log line.
+ */
+export async function startTracing(): Promise<void> {
+  // The service is ES modules: import-in-the-middle's loader hook lets the instrumentations patch
+  // modules loaded with `import`. It wraps only the modules they ask for, so the rest load as usual.
+  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
+  register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
+  const sdk = new NodeSDK({
+    serviceName: process.env.OTEL_SERVICE_NAME ?? DEFAULT_SERVICE_NAME,
+    instrumentations: [
+      new HttpInstrumentation({ applyCustomAttributesOnSpan: nameByRoute }),
+      // Background work (sync, deliveries, leases) outside a traced request makes no trace of its
+      // own for every statement or command; taking a pooled connection is no span of its own.
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+      // The command's name, not its arguments: the rate limiter's is a Lua script a request.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+      // Log lines carry trace_id and span_id; the logs themselves stay on stdout.
+      new PinoInstrumentation({ disableLogSending: true }),
+    ],
+    // Metrics stay with Prometheus at /metrics and logs on stdout; the SDK would otherwise export both.
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  await waitForAllMessagesAcknowledged();
+}
