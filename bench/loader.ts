@@ -102,7 +102,7 @@ export async function loadDataset(
 
     const rebuild = await dropIndexesAndKeys(database, DATA_TABLES);
     await db.execute(
-      sql`TRUNCATE webhook_deliveries, webhook_subscriptions, client_applications, refresh_tokens, sign_ins, user_customers, users, sync_state, process_eta_history, process_list_items, follow_up_events, process_containers, processes, customers`,
+      sql`TRUNCATE webhook_deliveries, webhook_retired_secrets, webhook_subscriptions, client_applications, refresh_tokens, sign_ins, user_customers, users, sync_state, process_eta_history, process_list_items, follow_up_events, process_containers, processes, customers`,
     );
     const customers = simulatorOf(spec).customers();
     await db.execute(sql`

@@ -525,6 +525,7 @@ describe('the reference portal in Chromium', () => {
     await page.getByRole('button', { name: 'Arriving in the next 7 days' }).click();
     const arriving = expected((process) => process.eta, '2026-03-24', '2026-03-30');
     await page.getByText(`${arriving.length} processes · page 1 of 1`).waitFor();
+    await results(page).first().getByRole('heading', { name: arriving[0] }).waitFor();
     await expect(results(page).getByRole('heading').allTextContents()).resolves.toEqual(arriving);
     await page.screenshot({ path: `${SCREENSHOTS}/arrivals-week-desktop.png`, fullPage: true });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -532,6 +533,8 @@ describe('the reference portal in Chromium', () => {
     await page.getByRole('button', { name: 'Free time ending in the next 3 days' }).click();
     const freeTime = expected((process) => process.freeTimeEndsAt, '2026-03-24', '2026-03-26');
     await page.getByText(`${freeTime.length} processes · page 1 of 1`).waitFor();
+    // Both questions find as many processes here: the first row tells the answers apart.
+    await results(page).first().getByRole('heading', { name: freeTime[0] }).waitFor();
     await expect(results(page).getByRole('heading').allTextContents()).resolves.toEqual(freeTime);
     await expect(
       page.getByRole('button', { name: 'Free time ending in the next 3 days' }).getAttribute('aria-pressed'),
