@@ -2,6 +2,7 @@ import type { FollowUpEvent, OperationsProcess } from '../src/operations/operati
 import { Sandbox } from '../sandbox/src/control/sandbox.js';
 import { SandboxClock } from '../sandbox/src/control/sandbox-clock.js';
 import { OperationsSimulator } from '../sandbox/src/simulation/operations-simulator.js';
+import { processAt } from '../sandbox/src/simulation/process-view.js';
 import type { SimulationOptions } from '../sandbox/src/simulation/simulation-options.js';
 
 /**
@@ -132,10 +133,23 @@ export function densify(process: OperationsProcess, extraNotes: number): Operati
   return { ...process, events: [...process.events, ...notes] };
 }
 
+/** A process of the dataset, with the first ETA announced for it (what sync would have seen first). */
+export type DatasetProcess = OperationsProcess & { originalEta: string | null };
+
 /** Every process of the dataset as the loader writes it, in numero order. */
-export function* datasetProcesses(spec: DatasetSpec): Generator<OperationsProcess> {
+export function* datasetProcesses(spec: DatasetSpec): Generator<DatasetProcess> {
   const simulator = simulatorOf(spec);
-  for (const process of simulator.processesAt(new Date(spec.now))) {
-    yield densify(process, spec.extraNotes);
+  const { config } = simulator;
+  const minute = simulator.minuteOf(new Date(spec.now));
+  for (let index = 0; index < config.processCount; index++) {
+    const plan = simulator.plan(index);
+    const process = processAt(plan, config, minute);
+    if (process === null) continue;
+    const firstEta = plan.legs[plan.legs.length - 1]?.etaPlanned;
+    const originalEta =
+      process.eta === null || firstEta === undefined
+        ? null
+        : new Date(config.epochMs + firstEta * 60_000).toISOString().slice(0, 10);
+    yield { ...densify(process, spec.extraNotes), originalEta };
   }
 }

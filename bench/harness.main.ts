@@ -432,11 +432,16 @@ async function fixturesOf(
   };
 }
 
-/** The list scenarios' query strings; the filtered one is the last 30 days of changes in two statuses. */
+/**
+ * The list scenarios' query strings; the filtered one is the last 30 days of changes in two
+ * statuses, and the arrival ones are the Arrivals view's two questions (the next 7 days' ETAs,
+ * free time ending in the next 3 days), sorted as it sorts them.
+ */
 function listQueries(spec: DatasetSpec, fixtures: Fixtures): Record<string, string> {
   const to = new Date(spec.now);
   const from = new Date(to.getTime() - 30 * 86_400_000);
   const day = (date: Date): string => date.toISOString().slice(0, 10);
+  const daysAfter = (date: Date, days: number): Date => new Date(date.getTime() + days * 86_400_000);
   return {
     'list-default': '',
     'list-100': 'pageSize=100',
@@ -445,6 +450,8 @@ function listQueries(spec: DatasetSpec, fixtures: Fixtures): Record<string, stri
     'list-page-500': 'page=500',
     'list-channel-red': 'customsChannel=RED',
     'list-sea-import': 'mode=SEA&type=IMPORT',
+    'list-arriving-week': `etaFrom=${day(to)}&etaTo=${day(daysAfter(to, 6))}&sort=eta`,
+    'list-free-time-3d': `freeTimeEndsFrom=${day(to)}&freeTimeEndsTo=${day(daysAfter(to, 2))}&sort=freeTimeEndsAt`,
   };
 }
 

@@ -9,6 +9,8 @@ export const SCENARIOS = [
   'list-container',
   'list-channel-red',
   'list-sea-import',
+  'list-arriving-week',
+  'list-free-time-3d',
   'changes-page-100',
   'detail-hit',
   'detail-miss',
@@ -220,6 +222,8 @@ export function targetsOf(row: ScenarioRow, driver: 'postgres' | 'pglite'): Targ
     case 'list-container':
     case 'list-channel-red':
     case 'list-sea-import':
+    case 'list-arriving-week':
+    case 'list-free-time-3d':
       if (at16) p99Under(80);
       break;
     case 'changes-page-100':

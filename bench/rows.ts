@@ -1,4 +1,5 @@
 import type { OperationsProcess } from '../src/operations/operations.types.js';
+import type { DatasetProcess } from './dataset.js';
 
 /**
  * The rows one process becomes: the same columns and values as sync's ProcessPageWriter writes
@@ -18,6 +19,7 @@ export const PROCESS_COLUMNS = [
   'destination_name',
   'shipment_date',
   'eta',
+  'original_eta',
   'arrival_date',
   'customs_channel',
   'follow_count',
@@ -37,7 +39,7 @@ export const EVENT_COLUMNS = [
 
 type Cell = string | number | null;
 
-export function processRow(process: OperationsProcess, syncedAt: string): Cell[] {
+export function processRow(process: DatasetProcess, syncedAt: string): Cell[] {
   return [
     process.numero,
     process.customer.id,
@@ -51,6 +53,7 @@ export function processRow(process: OperationsProcess, syncedAt: string): Cell[]
     process.destination.name,
     process.shipmentDate,
     process.eta,
+    process.originalEta,
     process.arrivalDate,
     process.customsChannel,
     process.events.length,

@@ -18,6 +18,8 @@ interface ProcessState {
   status: string;
   updatedAt: string;
   customsChannel: string | null;
+  eta: string | null;
+  etaDelayDays: number | null;
   /** By event id. */
   follow: Record<string, FollowUpEventDto>;
 }
@@ -81,6 +83,8 @@ describe.each(TEST_DATABASE_TARGETS)('The change feed as a history of the sandbo
           status: process.status,
           updatedAt: process.updatedAt,
           customsChannel: process.summary.customsChannel,
+          eta: process.summary.eta,
+          etaDelayDays: process.summary.etaDelayDays,
           follow: Object.fromEntries(process.follow.map((event) => [event.id, event])),
         });
       }
@@ -142,6 +146,7 @@ describe.each(TEST_DATABASE_TARGETS)('The change feed as a history of the sandbo
       'FOLLOW_ADDED',
       'FOLLOW_REMOVED',
       'CUSTOMS_CHANGED',
+      'ETA_CHANGED',
     ];
     expect(mainKinds.filter((kind) => !kindsSeen.has(kind))).toEqual([]);
     expect(snapshots[0]?.size).toBe(0);
@@ -184,6 +189,8 @@ function replayRound(changes: ChangeDto[], before: Snapshot, after: Snapshot): s
         status: change.status,
         updatedAt: change.updatedAt,
         customsChannel: target?.customsChannel ?? null,
+        eta: target?.eta ?? null,
+        etaDelayDays: target?.etaDelayDays ?? null,
         follow: { ...target?.follow },
       });
       continue;
@@ -217,6 +224,12 @@ function replayRound(changes: ChangeDto[], before: Snapshot, after: Snapshot): s
       case 'CUSTOMS_CHANGED':
         if (change.customsChannel === undefined) problem('has no customsChannel');
         state.customsChannel = change.customsChannel ?? null;
+        break;
+      case 'ETA_CHANGED':
+        if (change.previousEta !== state.eta)
+          problem(`says the ETA was ${change.previousEta}, not ${state.eta}`);
+        state.eta = change.eta ?? null;
+        state.etaDelayDays = change.etaDelayDays ?? null;
         break;
       case 'PROCESS_UPDATED':
         break;

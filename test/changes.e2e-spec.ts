@@ -161,7 +161,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
       'FOLLOW_REMOVED',
       'FOLLOW_ADDED',
       'CUSTOMS_CHANGED',
-      'PROCESS_UPDATED',
+      'ETA_CHANGED',
       'PROCESS_UPDATED',
     ]);
     expect(changes[0]).toMatchObject({ status: 'IN_TRANSIT', previousStatus: 'OPEN' });
@@ -179,6 +179,12 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
       occurredAt: '2026-02-21T03:00:00Z',
     });
     expect(changes[3]).toMatchObject({ kind: 'CUSTOMS_CHANGED', customsChannel: 'RED' });
+    expect(changes[4]).toMatchObject({
+      kind: 'ETA_CHANGED',
+      eta: '2026-05-01',
+      previousEta: '2026-03-25',
+      etaDelayDays: 37,
+    });
     // Every change carries the process's status and updatedAt after it.
     expect(changes.at(-1)?.updatedAt).toBe('2026-04-01T00:05:00Z');
 

@@ -65,6 +65,11 @@ describe('OpenAPI document', () => {
     ).toEqual([
       'container',
       'customsChannel',
+      'delayedByDays',
+      'etaFrom',
+      'etaTo',
+      'freeTimeEndsFrom',
+      'freeTimeEndsTo',
       'mode',
       'page',
       'pageSize',

@@ -44,7 +44,12 @@ function processes(): OperationsProcess[] {
       mode: index % 5 === 1 ? 'AIR' : index % 5 === 2 ? 'ROAD' : 'SEA',
       type: index % 4 === 3 ? 'EXPORT' : 'IMPORT',
       customsChannel: channel,
-      ...(numero === LATE ? { eta: '2026-01-20', freeTimeEndsAt: null } : { freeTimeEndsAt: '2026-03-30' }),
+      ...(numero === LATE
+        ? { eta: '2026-01-20', freeTimeEndsAt: null }
+        : {
+            eta: `2026-03-${String(20 + (index % 8)).padStart(2, '0')}`,
+            freeTimeEndsAt: index % 2 === 0 ? '2026-03-26' : '2026-03-30',
+          }),
       customs: {
         declarationType: 'DUIMP',
         declarationNumber: `26BR00001234${String(index).padStart(2, '0')}-0`,
@@ -73,6 +78,17 @@ function processes(): OperationsProcess[] {
           description: 'Navio partiu de Shanghai',
           occurredAt: '2026-02-21T03:00:00Z',
         }),
+        // Two hours after the departure: too close to draw apart, so drawn as a group of two.
+        ...(index === 20
+          ? [
+              anEvent({
+                id: `${numero}-5`,
+                code: 'NOTE',
+                description: 'Previsão de chegada confirmada',
+                occurredAt: '2026-02-21T05:00:00Z',
+              }),
+            ]
+          : []),
         ...(numero === LATE
           ? [
               anEvent({
@@ -125,6 +141,41 @@ async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
     violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .flatMap((violation) => violation.nodes.map((node) => violation.id + ': ' + node.target.join(' '))))`);
+}
+
+/**
+ * The detail's tables that are cut at an edge, by caption: those with no cue that they scroll
+ * (none may be), and those showing one.
+ */
+async function cutTables(page: Page): Promise<{ uncued: string[]; cued: string[] }> {
+  return page.evaluate<{ uncued: string[]; cued: string[] }>(`(() => {
+    const cut = [...document.querySelectorAll('#detail .table-frame')].filter((frame) => {
+      const box = frame.querySelector('.table-scroll');
+      return box.scrollWidth > box.clientWidth;
+    });
+    const cued = (frame) =>
+      frame.querySelector('.scroll-cue').getBoundingClientRect().height > 0 && frame.dataset.overflow !== 'none';
+    const caption = (frame) => frame.querySelector('caption').textContent;
+    return { uncued: cut.filter((frame) => !cued(frame)).map(caption), cued: cut.filter(cued).map(caption) };
+  })()`);
+}
+
+/**
+ * Per timeline, the follow-up markers shown (single events and groups) that overlap another one,
+ * and how many groups there are: markers too close to tell apart must be grouped instead.
+ */
+async function markerOverlaps(page: Page): Promise<{ overlapping: string[]; groups: number }> {
+  return page.evaluate<{ overlapping: string[]; groups: number }>(`(() => {
+    const overlapping = [...document.querySelectorAll('#results .timeline-track')].flatMap((track) => {
+      const shown = [...track.querySelectorAll('.timeline-event')]
+        .filter((marker) => marker.getClientRects().length > 0)
+        .map((marker) => marker.getBoundingClientRect());
+      const overlaps = shown.filter((a, i) =>
+        shown.some((b, j) => i !== j && a.left < b.right - 1 && b.left < a.right - 1));
+      return overlaps.length > 0 ? [track.closest('li').dataset.numero + ': ' + overlaps.length] : [];
+    });
+    return { overlapping, groups: document.querySelectorAll('#results .timeline-group').length };
+  })()`);
 }
 
 describe('the reference portal in Chromium', () => {
@@ -234,8 +285,10 @@ describe('the reference portal in Chromium', () => {
       'Parties',
       'Containers',
       'Voyages',
+      'ETA history',
     ]);
     await expect(detail.textContent()).resolves.toContain('MSC AURORA');
+    expect((await cutTables(page)).uncued).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/detail-desktop.png`, fullPage: true });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
@@ -285,7 +338,7 @@ describe('the reference portal in Chromium', () => {
       string[]
     >(`[...document.querySelectorAll('.timeline-scroll')].flatMap((box) => {
       const outer = box.getBoundingClientRect();
-      const cut = [...box.querySelectorAll('.timeline-event, .event-label, .timeline-marker')].filter((mark) => {
+      const cut = [...box.querySelectorAll('.timeline-event, .event-label, .timeline-marker')].filter((mark) => mark.getClientRects().length > 0).filter((mark) => {
         const inner = mark.getBoundingClientRect();
         return inner.left < outer.left || inner.right > outer.right || inner.top < outer.top || inner.bottom > outer.bottom;
       });
@@ -295,6 +348,9 @@ describe('the reference portal in Chromium', () => {
     })`);
 
     expect(clipped).toEqual([]);
+    // No marker overlaps another: close events are one marker with their count.
+    await waitUntil(async () => (await markerOverlaps(page)).groups > 0, 10_000);
+    expect((await markerOverlaps(page)).overlapping).toEqual([]);
     await page.close();
   });
 
@@ -448,6 +504,85 @@ describe('the reference portal in Chromium', () => {
     await unlisted.close();
   });
 
+  it('answers the Arrivals questions with one click each, sorted by their date, with each delay', async () => {
+    if (browser === null) return;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The importer's today: the questions are about the days from it.
+    await page.clock.setFixedTime(new Date('2026-03-24T09:00:00'));
+    // Revalidating every second when the stream is refused (the suite's pages share a user's streams).
+    await page.goto(`${apiOrigin}/portal/?refresh=1`);
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    const acme = processes().filter((process) => process.customer.id === 'acme');
+    const expected = (within: (process: OperationsProcess) => string | null, from: string, to: string) =>
+      acme
+        .filter((process) => (within(process) ?? '') >= from && (within(process) ?? '9') <= to)
+        .sort((a, b) => within(a)!.localeCompare(within(b)!) || a.numero.localeCompare(b.numero))
+        .map((process) => process.numero);
+
+    await page.getByRole('button', { name: 'Arrivals' }).click();
+    expect(await page.locator('#filters').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Arriving in the next 7 days' }).click();
+    const arriving = expected((process) => process.eta, '2026-03-24', '2026-03-30');
+    await page.getByText(`${arriving.length} processes · page 1 of 1`).waitFor();
+    await results(page).first().getByRole('heading', { name: arriving[0] }).waitFor();
+    await expect(results(page).getByRole('heading').allTextContents()).resolves.toEqual(arriving);
+    await page.screenshot({ path: `${SCREENSHOTS}/arrivals-week-desktop.png`, fullPage: true });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Free time ending in the next 3 days' }).click();
+    const freeTime = expected((process) => process.freeTimeEndsAt, '2026-03-24', '2026-03-26');
+    await page.getByText(`${freeTime.length} processes · page 1 of 1`).waitFor();
+    // Both questions find as many processes here: the first row tells the answers apart.
+    await results(page).first().getByRole('heading', { name: freeTime[0] }).waitFor();
+    await expect(results(page).getByRole('heading').allTextContents()).resolves.toEqual(freeTime);
+    await expect(
+      page.getByRole('button', { name: 'Free time ending in the next 3 days' }).getAttribute('aria-pressed'),
+    ).resolves.toBe('true');
+
+    // A vessel slips three days: the row says so once the change arrives.
+    const slipping = acme.find((process) => process.numero === freeTime[0])!;
+    gateway.put({ ...slipping, eta: '2026-03-27', updatedAt: '2026-04-10T00:00:00Z' });
+    await syncNow(testApp);
+    const row = results(page).filter({ hasText: slipping.numero });
+    await waitUntil(async () => ((await row.locator('.delay').textContent()) ?? '').includes('late'), 15_000);
+    const slipped = Math.round((Date.parse('2026-03-27') - Date.parse(slipping.eta!)) / 86_400_000);
+    await expect(row.locator('.delay').textContent()).resolves.toBe(
+      ` +${slipped} day${slipped === 1 ? '' : 's'} late`,
+    );
+    await page.close();
+  }, 60_000);
+
+  it('gives every filter control one height, and folds the filters away at phone width', async () => {
+    if (browser === null) return;
+    const page = await openPortal();
+    await signIn(page);
+    await page.getByText('25 processes · page 1 of 2').waitFor();
+    const heights = await page.evaluate<number[]>(
+      `[...new Set([...document.querySelectorAll('#filters input:not([type=checkbox]), #filters select, #filters button')]
+        .map((control) => Math.round(control.getBoundingClientRect().height)))]`,
+    );
+    expect(heights).toHaveLength(1);
+    await page.close();
+
+    const phone = await openPortal(`${apiOrigin}/portal/`, { width: 390, height: 844 });
+    await signIn(phone);
+    await phone.getByText('25 processes · page 1 of 2').waitFor();
+    expect(await phone.locator('#filters').isVisible()).toBe(false);
+    // The first result starts on the first screen.
+    const firstResultTop = await phone.evaluate<number>(
+      `document.querySelector('#results > li.process').getBoundingClientRect().top`,
+    );
+    expect(firstResultTop).toBeLessThan(844);
+    await phone.getByRole('button', { name: 'Filters' }).click();
+    expect(await phone.locator('#filters').isVisible()).toBe(true);
+    await expect(phone.getByRole('button', { name: 'Filters' }).getAttribute('aria-expanded')).resolves.toBe(
+      'true',
+    );
+    expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+    await phone.close();
+  });
+
   it('is usable with the keyboard alone on a phone-width screen', async () => {
     if (browser === null) return;
     const page = await openPortal(`${apiOrigin}/portal/`, { width: 390, height: 844 });
@@ -471,6 +606,8 @@ describe('the reference portal in Chromium', () => {
     })()`);
     expect(pager).toEqual({ rows: 1, right: expect.any(Number), cut: false });
     expect(pager.right).toBeLessThanOrEqual(390);
+    await waitUntil(async () => (await markerOverlaps(page)).groups > 0, 10_000);
+    expect((await markerOverlaps(page)).overlapping).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/list-phone.png` });
 
     await results(page).first().getByRole('button', { name: 'Details' }).focus();
@@ -480,6 +617,9 @@ describe('the reference portal in Chromium', () => {
       .getByRole('heading', { name: /^IMP-2026-/ })
       .waitFor();
     await expect(page.evaluate<string | undefined>('document.activeElement?.id')).resolves.toBe('detail');
+    // The tables wider than the screen say so: a shadow at the cut edge and a line of text.
+    await waitUntil(async () => (await cutTables(page)).cued.includes('Parties'));
+    expect((await cutTables(page)).uncued).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/detail-phone.png` });
     // The parties table is wider than the screen: its box takes focus, and the arrow keys scroll it.
     const focused = () =>

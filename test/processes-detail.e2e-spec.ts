@@ -98,6 +98,23 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes/{numero} (%s)', (target
     expect(gateway.detailCalls).toEqual([seaProcess.numero]);
   });
 
+  it('shows every ETA recorded, oldest first, the first being the original and the last the current', async () => {
+    gateway.put({ ...airProcess, eta: '2026-03-28', updatedAt: '2026-03-02T12:00:00Z' });
+    await syncNow(testApp);
+
+    const response = await detail(airProcess.numero).expect(200);
+
+    expect(response.body.etaHistory).toEqual([
+      { eta: '2026-03-25', recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
+      { eta: '2026-03-28', recordedAt: expect.stringMatching(/Z$/) },
+    ]);
+    expect(response.body.summary).toMatchObject({
+      eta: '2026-03-28',
+      originalEta: '2026-03-25',
+      etaDelayDays: 3,
+    });
+  });
+
   it('carries the same follow as the list item', async () => {
     const [one, list] = await Promise.all([
       detail(seaProcess.numero).expect(200),

@@ -46,6 +46,8 @@ function fixture(): OperationsProcess[] {
           : { id: 'acme', name: 'ACME Importadora Ltda' },
       updatedAt: `2026-03-${pad(1 + Math.floor(i / 3))}T10:00:00Z`,
       shipmentDate: i % 5 === 0 ? null : `2026-01-${pad(1 + (i % 28))}`,
+      eta: i % 6 === 5 ? null : `2026-03-${pad(10 + (i % 12))}`,
+      freeTimeEndsAt: i % 3 === 0 ? `2026-04-${pad(1 + (i % 9))}` : null,
       containers: i % 4 === 0 ? [container(i), container(100 + i)] : [],
       // Two events at the same instant: ordered by id.
       events: [
@@ -129,6 +131,8 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
         destination: source.destination,
         shipmentDate: source.shipmentDate,
         eta: source.eta,
+        originalEta: source.eta,
+        etaDelayDays: 0,
         arrivalDate: source.arrivalDate,
         containers: source.containers,
         customsChannel: source.customsChannel,
@@ -304,6 +308,27 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
       expect(none.body.meta.totalItems).toBe(0);
     });
 
+    it('ETA range, inclusive at both ends', async () => {
+      await expectNumeros(
+        '?etaFrom=2026-03-12&etaTo=2026-03-15',
+        (process) => process.eta !== null && process.eta >= '2026-03-12' && process.eta <= '2026-03-15',
+      );
+      await expectNumeros(
+        '?etaTo=2026-03-11',
+        (process) => process.eta !== null && process.eta <= '2026-03-11',
+      );
+    });
+
+    it('free-time end range, inclusive at both ends', async () => {
+      await expectNumeros(
+        '?freeTimeEndsFrom=2026-04-02&freeTimeEndsTo=2026-04-05',
+        (process) =>
+          process.freeTimeEndsAt !== null &&
+          process.freeTimeEndsAt >= '2026-04-02' &&
+          process.freeTimeEndsAt <= '2026-04-05',
+      );
+    });
+
     it('container, normalised from case, spaces and hyphens', async () => {
       const wanted = container(4);
       const typed = `${wanted.slice(0, 4).toLowerCase()} ${wanted.slice(4, 10)}-${wanted.slice(10)}`;
@@ -392,6 +417,18 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
       ],
       ['numero', byNumero],
       ['-numero', (a: OperationsProcess, b: OperationsProcess) => byNumero(b, a)],
+      ['eta', (a: OperationsProcess, b: OperationsProcess) => nullsLast(a.eta, b.eta, 1) || byNumero(a, b)],
+      ['-eta', (a: OperationsProcess, b: OperationsProcess) => nullsLast(a.eta, b.eta, -1) || byNumero(a, b)],
+      [
+        'freeTimeEndsAt',
+        (a: OperationsProcess, b: OperationsProcess) =>
+          nullsLast(a.freeTimeEndsAt, b.freeTimeEndsAt, 1) || byNumero(a, b),
+      ],
+      [
+        '-freeTimeEndsAt',
+        (a: OperationsProcess, b: OperationsProcess) =>
+          nullsLast(a.freeTimeEndsAt, b.freeTimeEndsAt, -1) || byNumero(a, b),
+      ],
     ])('sort=%s', async (sort, compare) => {
       const response = await list(`?sort=${sort}&pageSize=100`).expect(200);
       expect(numerosOf(response.body)).toEqual(
@@ -472,6 +509,19 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
       ['channel=RED', ['channel']],
       ['sort=status', ['sort']],
       ['sort=', ['sort']],
+      ['sort=delay', ['sort']],
+      ['etaFrom=2026-02-30', ['etaFrom']],
+      ['etaTo=2026-03', ['etaTo']],
+      ['etaFrom=2026-03-10&etaTo=2026-03-09', ['etaTo']],
+      ['etaFrom=2026-03-10&etaFrom=2026-03-11', ['etaFrom']],
+      ['freeTimeEndsFrom=tomorrow', ['freeTimeEndsFrom']],
+      ['freeTimeEndsFrom=2026-03-10&freeTimeEndsTo=2026-03-01', ['freeTimeEndsTo']],
+      ['freeTimeEndsTo=0000-12-31', ['freeTimeEndsTo']],
+      ['delayedByDays=0', ['delayedByDays']],
+      ['delayedByDays=366', ['delayedByDays']],
+      ['delayedByDays=1.5', ['delayedByDays']],
+      ['delayedByDays=', ['delayedByDays']],
+      ['delayedByDays=3&delayedByDays=4', ['delayedByDays']],
       ['page=0&pageSize=500&sort=x', ['page', 'pageSize', 'sort']],
     ])('?%s', async (query, names) => {
       const response = await list(`?${query}`).expect(400);

@@ -15,9 +15,13 @@ function facts(rows: Row[]): HTMLElement {
   );
 }
 
-/** A table in a box that scrolls sideways on a narrow screen: a named region that takes focus, so a keyboard can scroll it. */
+/**
+ * A table in a box that scrolls sideways on a narrow screen: a named region that takes focus, so a
+ * keyboard can scroll it. While part of it is out of view, its frame says on which side
+ * (`data-overflow`): a shadow on that edge and a line of text show that it scrolls.
+ */
 function table(caption: string, headings: string[], rows: Array<Array<string | number | null>>): HTMLElement {
-  return h(
+  const box = h(
     'div',
     { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': caption },
     h(
@@ -34,6 +38,21 @@ function table(caption: string, headings: string[], rows: Array<Array<string | n
       ),
     ),
   );
+  const frame = h(
+    'div',
+    { class: 'table-frame' },
+    box,
+    h('p', { class: 'scroll-cue', 'aria-hidden': 'true' }, 'Scroll sideways for more ⇆'),
+  );
+  const showOverflow = () => {
+    const hiddenLeft = box.scrollLeft > 0;
+    const hiddenRight = box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+    frame.dataset.overflow =
+      [hiddenLeft ? 'left' : '', hiddenRight ? 'right' : ''].join(' ').trim() || 'none';
+  };
+  box.addEventListener('scroll', showOverflow, { passive: true });
+  new ResizeObserver(showOverflow).observe(box);
+  return frame;
 }
 
 /** The detail panel's content: parties, shipment, containers, voyages and the whole follow-up. */
@@ -61,6 +80,7 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
       ['Incoterm', shipment.incoterm],
       ['Shipped', formatDate(shipment.shipmentDate)],
       ['ETA', formatDate(shipment.eta)],
+      ['First ETA', formatDate(detail.summary.originalEta)],
       ['Arrived', formatDate(shipment.arrivalDate)],
       ['Booking', shipment.bookingNumber],
       ['Master bill', shipment.masterBill],
@@ -112,6 +132,15 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
           formatInstant(voyage.eta),
           formatInstant(voyage.ata),
         ]),
+      ),
+    );
+  }
+  if (detail.etaHistory.length > 0) {
+    sections.push(
+      table(
+        'ETA history',
+        ['ETA', 'Recorded'],
+        detail.etaHistory.map((record) => [formatDate(record.eta), formatInstant(record.recordedAt)]),
       ),
     );
   }

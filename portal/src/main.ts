@@ -13,6 +13,10 @@ const SORT_ORDERS: Array<NonNullable<ListQuery['sort']>> = [
   'shipmentDate',
   'numero',
   '-numero',
+  'eta',
+  '-eta',
+  'freeTimeEndsAt',
+  '-freeTimeEndsAt',
 ];
 const STATUSES = [
   'OPEN',
@@ -79,12 +83,19 @@ const systemsView = new SystemsView(api, {
   announce,
 });
 
-const VIEWS = ['processes', 'webhooks', 'systems'] as const;
+const VIEWS = ['processes', 'arrivals', 'webhooks', 'systems'] as const;
 
-/** The processes (list and detail), the webhooks or the systems: the view switcher marks the one shown. */
+/**
+ * The processes (list with every filter, and detail), the arrivals (the same list, asked one of
+ * two questions), the webhooks or the systems: the view switcher marks the one shown.
+ */
 function showView(view: (typeof VIEWS)[number]): void {
-  workspace.hidden = view !== 'processes';
-  if (view !== 'processes') detailPanel.hidden = true;
+  const listed = view === 'processes' || view === 'arrivals';
+  workspace.hidden = !listed;
+  filtersForm.hidden = view === 'arrivals';
+  byId('toggle-filters').hidden = view === 'arrivals';
+  byId('arrivals').hidden = view !== 'arrivals';
+  if (!listed) detailPanel.hidden = true;
   if (view === 'webhooks') void webhooksView.show();
   else webhooksView.hide();
   if (view === 'systems') void systemsView.show();
@@ -96,6 +107,32 @@ function showView(view: (typeof VIEWS)[number]): void {
 }
 
 for (const view of VIEWS) byId(`show-${view}`).addEventListener('click', () => showView(view));
+
+/** The browser's calendar day `days` from today, `YYYY-MM-DD`: the importer's own day. */
+function dayFromToday(days: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Each of the Arrivals view's questions, as the list query that answers it. */
+const ARRIVAL_QUESTIONS: Record<string, () => ListQuery> = {
+  'arriving-week': () => ({ etaFrom: dayFromToday(0), etaTo: dayFromToday(6), sort: 'eta' }),
+  'free-time-3d': () => ({
+    freeTimeEndsFrom: dayFromToday(0),
+    freeTimeEndsTo: dayFromToday(2),
+    sort: 'freeTimeEndsAt',
+  }),
+};
+for (const [id, question] of Object.entries(ARRIVAL_QUESTIONS)) {
+  byId(id).addEventListener('click', () => {
+    for (const other of Object.keys(ARRIVAL_QUESTIONS)) {
+      byId(other).setAttribute('aria-pressed', String(other === id));
+    }
+    void loadPage({ pageSize: query.pageSize ?? 20, ...question() });
+  });
+}
 
 function showSignedIn(username: string | null): void {
   const signedIn = username !== null;
@@ -195,9 +232,19 @@ function queryFromFilters(): ListQuery {
     shipmentTo: text('shipmentTo'),
     updatedFrom: text('updatedFrom'),
     updatedTo: text('updatedTo'),
+    etaFrom: text('etaFrom'),
+    etaTo: text('etaTo'),
+    freeTimeEndsFrom: text('freeTimeEndsFrom'),
+    freeTimeEndsTo: text('freeTimeEndsTo'),
+    delayedByDays: text('delayedByDays') === undefined ? undefined : Number(text('delayedByDays')),
     container: text('container'),
   };
 }
+
+byId('toggle-filters').addEventListener('click', (event) => {
+  const open = filtersForm.classList.toggle('open');
+  (event.currentTarget as HTMLElement).setAttribute('aria-expanded', String(open));
+});
 
 filtersForm.addEventListener('submit', (event) => {
   event.preventDefault();
@@ -297,7 +344,9 @@ function renderProcess(process: ProcessSummary): HTMLElement {
     h(
       'p',
       { class: 'process-dates' },
-      `Shipped ${formatDate(summary.shipmentDate)} · ETA ${formatDate(summary.eta)} · Updated ${formatInstant(process.updatedAt)}`,
+      `Shipped ${formatDate(summary.shipmentDate)} · ETA ${formatDate(summary.eta)}`,
+      renderDelay(summary.etaDelayDays),
+      ` · Updated ${formatInstant(process.updatedAt)}`,
     ),
     summary.customsChannel === null && summary.freeTimeEndsAt === null
       ? null
@@ -314,6 +363,17 @@ function renderProcess(process: ProcessSummary): HTMLElement {
           summary.freeTimeEndsAt === null ? '' : ` Free time until ${formatDate(summary.freeTimeEndsAt)}`,
         ),
     renderTimeline(process),
+  );
+}
+
+/** How far the ETA moved from the first one announced; nothing when it did not. */
+function renderDelay(days: number | null): HTMLElement | null {
+  if (days === null || days === 0) return null;
+  const count = Math.abs(days);
+  return h(
+    'span',
+    { class: days > 0 ? 'delay late' : 'delay early' },
+    ` ${days > 0 ? '+' : '−'}${count} day${count === 1 ? '' : 's'} ${days > 0 ? 'late' : 'early'}`,
   );
 }
 

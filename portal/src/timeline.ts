@@ -26,9 +26,73 @@ export function eventLabel(code: FollowUpEvent['code']): string {
   return EVENT_STYLES[code].label;
 }
 
+/** Centre to centre, markers closer than this (px) would overlap: the widest is 2.2rem. */
+const MIN_MARKER_GAP_PX = 38;
+
+interface PlacedEvent {
+  marker: HTMLElement;
+  event: FollowUpEvent;
+  fraction: number;
+}
+
 /**
- * A process's follow-up as a horizontal timeline: each event placed by its time, the last one
- * highlighted, the ETA and the end of free time marked. Every marker is a button whose description shows on hover, focus or
+ * Draws events too close to tell apart at the track's current width as one marker with their
+ * count (placed at the first of them, taking the last event's highlight when it holds it), so
+ * that no two markers overlap; again whenever the track's width changes.
+ */
+function groupCloseMarkers(
+  track: HTMLElement,
+  placed: PlacedEvent[],
+  describe: (events: FollowUpEvent[]) => () => void,
+): void {
+  const regroup = () => {
+    for (const group of track.querySelectorAll('.timeline-group')) group.remove();
+    const width = track.clientWidth;
+    if (width === 0) return;
+    let start = 0;
+    while (start < placed.length) {
+      const anchor = placed[start]!;
+      let end = start + 1;
+      while (end < placed.length && (placed[end]!.fraction - anchor.fraction) * width < MIN_MARKER_GAP_PX)
+        end++;
+      const members = placed.slice(start, end);
+      for (const member of members) member.marker.hidden = members.length > 1;
+      if (members.length > 1) {
+        const holdsLast = members.some((member) => member.marker.classList.contains('last'));
+        const first = members[0]!.event;
+        const last = members[members.length - 1]!.event;
+        const label = `${members.length} events, ${formatInstant(first.occurredAt)} to ${formatInstant(last.occurredAt)}`;
+        const group = h(
+          'button',
+          {
+            type: 'button',
+            role: 'listitem',
+            class: `timeline-event timeline-group${holdsLast ? ' last' : ''}`,
+            title: label,
+            'aria-label': label,
+            'aria-current': holdsLast ? 'step' : undefined,
+            onclick: describe(members.map((member) => member.event)),
+            onfocus: describe(members.map((member) => member.event)),
+            onmouseenter: describe(members.map((member) => member.event)),
+          },
+          h('span', { class: 'symbol', 'aria-hidden': 'true' }, String(members.length)),
+          holdsLast
+            ? (track.querySelector('.timeline-event.last .event-label')?.cloneNode(true) ?? null)
+            : null,
+        );
+        group.style.left = anchor.marker.style.left;
+        track.append(group);
+      }
+      start = end;
+    }
+  };
+  new ResizeObserver(regroup).observe(track);
+}
+
+/**
+ * A process's follow-up as a horizontal timeline: each event placed by its time (events too close
+ * to tell apart grouped, with their count), the last one highlighted, the ETA and the end of free
+ * time marked. Every marker is a button whose description shows on hover, focus or
  * click; the full list sits in a disclosure below for screen readers and small screens.
  */
 export function renderTimeline(process: ProcessSummary): HTMLElement {
@@ -55,38 +119,46 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
     caption.textContent = `${formatInstant(event.occurredAt)} · ${eventLabel(event.code)}: ${event.description}`;
   };
 
+  const describeAll = (grouped: FollowUpEvent[]) => () => {
+    caption.textContent = grouped
+      .map((event) => `${formatInstant(event.occurredAt)} · ${eventLabel(event.code)}: ${event.description}`)
+      .join(' — ');
+  };
+
   const track = h('div', {
     class: 'timeline-track',
     role: 'list',
     'aria-label': `Follow-up of ${process.numero}`,
   });
+  const placedEvents: PlacedEvent[] = [];
   events.forEach((event, index) => {
     const style = EVENT_STYLES[event.code];
     const time = times[index] ?? start;
     const isLast = event.id === process.lastFollow?.id;
     const summary = `${eventLabel(event.code)}, ${formatInstant(event.occurredAt)}: ${event.description}`;
-    track.append(
-      placed(
-        h(
-          'button',
-          {
-            type: 'button',
-            role: 'listitem',
-            class: `timeline-event code-${event.code.toLowerCase()}${isLast ? ' last' : ''}`,
-            title: summary,
-            'aria-label': summary,
-            'aria-current': isLast ? 'step' : undefined,
-            onclick: show(event),
-            onfocus: show(event),
-            onmouseenter: show(event),
-          },
-          h('span', { class: 'symbol', 'aria-hidden': 'true' }, style.symbol),
-          isLast ? h('span', { class: `event-label${side(time)}` }, style.label) : null,
-        ),
-        time,
+    const marker = placed(
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'listitem',
+          class: `timeline-event code-${event.code.toLowerCase()}${isLast ? ' last' : ''}`,
+          title: summary,
+          'aria-label': summary,
+          'aria-current': isLast ? 'step' : undefined,
+          onclick: show(event),
+          onfocus: show(event),
+          onmouseenter: show(event),
+        },
+        h('span', { class: 'symbol', 'aria-hidden': 'true' }, style.symbol),
+        isLast ? h('span', { class: `event-label${side(time)}` }, style.label) : null,
       ),
+      time,
     );
+    track.append(marker);
+    placedEvents.push({ marker, event, fraction: fraction(time) });
   });
+  groupCloseMarkers(track, placedEvents, describeAll);
   if (eta !== null) {
     const label = `ETA ${formatDate(process.summary.eta)}`;
     track.append(placed(h('span', { class: `timeline-marker eta${side(eta)}`, title: label }, label), eta));

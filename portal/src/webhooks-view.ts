@@ -8,6 +8,7 @@ const KIND_LABELS: Record<ChangeKind, string> = {
   FOLLOW_ADDED: 'follow-up added',
   FOLLOW_REMOVED: 'follow-up removed',
   CUSTOMS_CHANGED: 'customs changed',
+  ETA_CHANGED: 'ETA changed',
   PROCESS_UPDATED: 'process updated',
 };
 const KINDS = Object.keys(KIND_LABELS) as ChangeKind[];

@@ -24,7 +24,8 @@ export class ChangeRecorder {
                'mode', p.mode, 'customerReference', p.customer_reference,
                'origin', json_build_object('code', p.origin_code, 'name', p.origin_name),
                'destination', json_build_object('code', p.destination_code, 'name', p.destination_name),
-               'shipmentDate', p.shipment_date, 'eta', p.eta, 'arrivalDate', p.arrival_date,
+               'shipmentDate', p.shipment_date, 'eta', p.eta,
+               'originalEta', coalesce(p.original_eta, p.eta), 'arrivalDate', p.arrival_date,
                'customsChannel', p.customs_channel, 'customs', p.customs,
                'freeTimeEndsAt', p.free_time_ends_at, 'updatedAt', p.updated_at,
                'containers', coalesce((SELECT json_agg(c.container_number ORDER BY c.position)

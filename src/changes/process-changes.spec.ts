@@ -8,6 +8,7 @@ function stored(process: OperationsProcess): StoredProcess {
   return {
     ...rest,
     customerId: customer.id,
+    originalEta: process.eta,
     updatedAt: process.updatedAt.replace('Z', '+00:00'),
     events: process.events.map((event) => ({
       ...event,
@@ -85,8 +86,50 @@ describe(changesBetween.name, () => {
     ).toEqual(['CUSTOMS_CHANGED']);
   });
 
+  it('tells an ETA move with the ETA before and the delay from the original ETA', () => {
+    const [change] = changesBetween(
+      { ...stored(before), eta: '2026-03-27', originalEta: '2026-03-25' },
+      later({ eta: '2026-04-01' }),
+    );
+
+    expect(change).toMatchObject({
+      kind: 'ETA_CHANGED',
+      details: { eta: '2026-04-01', previousEta: '2026-03-27', etaDelayDays: 7 },
+    });
+  });
+
+  it('tells an ETA moved earlier, withdrawn, or known the first time', () => {
+    const detailsOf = (storedEta: string | null, incomingEta: string | null) =>
+      changesBetween(
+        { ...stored(before), eta: storedEta, originalEta: storedEta },
+        later({ eta: incomingEta }),
+      ).map((change) => [change.kind, change.details]);
+
+    expect(detailsOf('2026-03-25', '2026-03-22')).toEqual([
+      ['ETA_CHANGED', { eta: '2026-03-22', previousEta: '2026-03-25', etaDelayDays: -3 }],
+    ]);
+    expect(detailsOf('2026-03-25', null)).toEqual([
+      ['ETA_CHANGED', { eta: null, previousEta: '2026-03-25', etaDelayDays: null }],
+    ]);
+    expect(detailsOf(null, '2026-03-25')).toEqual([
+      ['ETA_CHANGED', { eta: '2026-03-25', previousEta: null, etaDelayDays: 0 }],
+    ]);
+  });
+
+  it('records an ETA move and another change of the summary as both kinds', () => {
+    expect(kindsOf(later({ eta: '2026-06-01', arrivalDate: '2026-05-30' }))).toEqual([
+      'ETA_CHANGED',
+      'PROCESS_UPDATED',
+    ]);
+    expect(kindsOf(later({ eta: '2026-06-01', customsChannel: 'RED' }))).toEqual([
+      'CUSTOMS_CHANGED',
+      'ETA_CHANGED',
+    ]);
+  });
+
   it('tells any other change of the summary, an edited event, or a newer updatedAt alone as PROCESS_UPDATED', () => {
-    expect(kindsOf(later({ eta: '2026-06-01' }))).toEqual(['PROCESS_UPDATED']);
+    expect(kindsOf(later({ eta: '2026-06-01' }))).toEqual(['ETA_CHANGED']);
+    expect(kindsOf(later({ shipmentDate: '2026-02-25' }))).toEqual(['PROCESS_UPDATED']);
     expect(kindsOf(later({ containers: [] }))).toEqual(['PROCESS_UPDATED']);
     expect(
       kindsOf(later({ events: [{ ...before.events[0]!, description: 'Editado' }, before.events[1]!] })),

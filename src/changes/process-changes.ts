@@ -1,9 +1,15 @@
 import { toUtcInstant } from '../common/instant.js';
 import type { FollowUpEvent, OperationsProcess } from '../operations/operations.types.js';
 import type { ChangeKind } from '../domain/change-kinds.js';
+import { etaDelayDays } from '../domain/eta-delay.js';
+import type { CalendarDate } from '../domain/time.js';
 
 /** A process as the database holds it before a sync page overwrites it. */
-export type StoredProcess = Omit<OperationsProcess, 'customer'> & { customerId: string };
+export type StoredProcess = Omit<OperationsProcess, 'customer'> & {
+  customerId: string;
+  /** The first ETA the service saw (null while it never saw one). */
+  originalEta: CalendarDate | null;
+};
 
 /** A change before the feed gives it a position and a time. */
 export interface ChangeDraft {
@@ -16,7 +22,7 @@ export interface ChangeDraft {
   details: Record<string, unknown> | null;
 }
 
-/** The summary fields whose change is a `PROCESS_UPDATED` (status, customs and follow have kinds of their own). */
+/** The summary fields whose change is a `PROCESS_UPDATED` (status, customs, ETA and follow have kinds of their own). */
 const SUMMARY_FIELDS = [
   'customerId',
   'type',
@@ -25,7 +31,6 @@ const SUMMARY_FIELDS = [
   'origin',
   'destination',
   'shipmentDate',
-  'eta',
   'arrivalDate',
   'containers',
   'freeTimeEndsAt',
@@ -33,7 +38,7 @@ const SUMMARY_FIELDS = [
 
 /**
  * What writing `incoming` over `stored` changes, in the order a reader should apply it: status,
- * retracted events, new events, customs, then anything else. A newer `updatedAt` with nothing
+ * retracted events, new events, customs, the ETA, then anything else. A newer `updatedAt` with nothing
  * else different means the detail changed (the list does not hold it): `PROCESS_UPDATED`.
  * Equal data gives no change, so re-syncing the same data records nothing.
  */
@@ -66,7 +71,18 @@ export function changesBetween(
   if (stored.customsChannel !== incoming.customsChannel || !sameJson(stored.customs, incoming.customs)) {
     changes.push(change('CUSTOMS_CHANGED', { customsChannel: incoming.customsChannel }));
   }
-  const current: StoredProcess = { ...incoming, customerId: incoming.customer.id };
+  if (stored.eta !== incoming.eta) {
+    // The original ETA is the stored one, or this one when the process never had an ETA before.
+    const originalEta = stored.originalEta ?? incoming.eta;
+    changes.push(
+      change('ETA_CHANGED', {
+        eta: incoming.eta,
+        previousEta: stored.eta,
+        etaDelayDays: etaDelayDays(incoming.eta, originalEta),
+      }),
+    );
+  }
+  const current = { ...incoming, customerId: incoming.customer.id };
   const eventEdited = [...incomingEvents.values()].some((event) => {
     const before = storedEvents.get(event.id);
     return before !== undefined && !sameJson(before, event);

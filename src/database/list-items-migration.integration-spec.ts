@@ -11,6 +11,7 @@ import { rowsOf } from './sql-rows.js';
 
 const MIGRATIONS = resolve(import.meta.dirname, '../../migrations');
 const LIST_ITEMS_MIGRATION = '0015_process_list_items';
+const ETA_HISTORY_MIGRATION = '0018_eta_history';
 
 /** A copy of the migrations that stops before `tag`: a database as an earlier release left it. */
 function migrationsBefore(tag: string): string {
@@ -85,6 +86,8 @@ describe('migration 0015 (process list items)', () => {
         destination: { code: 'BRSSZ', name: 'Santos' },
         shipmentDate: null,
         eta: '2026-04-20',
+        originalEta: '2026-04-20',
+        etaDelayDays: 0,
         arrivalDate: null,
         containers: ['MSCU1234565', 'TGHU7654320'],
         customsChannel: 'GREEN',
@@ -114,6 +117,8 @@ describe('migration 0015 (process list items)', () => {
               mode: 'AIR',
               destination: { code: 'BRGRU', name: 'Guarulhos' },
               eta: null,
+              originalEta: null,
+              etaDelayDays: null,
               containers: [],
               customsChannel: null,
               followCount: 0,
@@ -122,6 +127,55 @@ describe('migration 0015 (process list items)', () => {
             follow: [],
           }),
         },
+      ]);
+    } finally {
+      await client.close();
+      rmSync(earlier, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migration 0018 (ETA history)', () => {
+  it('starts each history from the stored ETA, invents none, and leaves items to render with the original ETA', async () => {
+    const earlier = migrationsBefore(ETA_HISTORY_MIGRATION);
+    const client = await PGlite.create('memory://');
+    const db = drizzle(client, { schema });
+    try {
+      await migrate(db, { migrationsFolder: earlier });
+      await db.execute(sql`INSERT INTO customers (id, name) VALUES ('acme', 'ACME')`);
+      await db.execute(sql`
+        INSERT INTO processes (numero, customer_id, status, type, mode, origin_code, origin_name,
+                               destination_code, destination_name, eta, follow_count, updated_at, synced_at)
+        VALUES ('IMP-2026-000001', 'acme', 'IN_TRANSIT', 'IMPORT', 'SEA', 'CNSHA', 'Shanghai', 'BRSSZ', 'Santos',
+                '2026-04-20', 0, '2026-04-02T08:30:15Z', '2026-04-02T08:31:00Z'),
+               ('IMP-2026-000002', 'acme', 'OPEN', 'IMPORT', 'AIR', 'CNSHA', 'Shanghai', 'BRGRU', 'Guarulhos',
+                NULL, 0, '2026-04-03T00:00:00Z', '2026-04-03T00:01:00Z')`);
+
+      await migrate(db, { migrationsFolder: MIGRATIONS });
+
+      const history = await rowsOf<{ numero: string; eta: string; recordedAt: string }>(
+        db,
+        sql`SELECT process_numero AS numero, eta::text AS eta,
+                   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
+              FROM process_eta_history ORDER BY id`,
+      );
+      const left = await rowsOf<{ count: number }>(
+        db,
+        sql`SELECT count(*)::int AS count FROM process_list_items`,
+      );
+      await renderMissingListItems(db, '', 1000);
+      const summaries = await rowsOf<{ summary: unknown }>(
+        db,
+        sql`SELECT (body::json -> 'summary')::jsonb - 'customer' - 'origin' - 'destination' AS summary
+              FROM process_list_items ORDER BY numero`,
+      );
+      expect(left).toEqual([{ count: 0 }]);
+      expect(history).toEqual([
+        { numero: 'IMP-2026-000001', eta: '2026-04-20', recordedAt: '2026-04-02T08:31:00Z' },
+      ]);
+      expect(summaries.map((row) => row.summary)).toMatchObject([
+        { eta: '2026-04-20', originalEta: '2026-04-20', etaDelayDays: 0 },
+        { eta: null, originalEta: null, etaDelayDays: null },
       ]);
     } finally {
       await client.close();

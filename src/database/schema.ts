@@ -127,6 +127,12 @@ export const processes = pgTable(
     destinationName: text('destination_name').notNull(),
     shipmentDate: calendarDate('shipment_date'),
     eta: calendarDate('eta'),
+    /**
+     * The first ETA the service saw, once sync has written the process since migration 0018; null
+     * before then, when the stored `eta` is still the first one (the history starts from it), or
+     * while no ETA was ever known. Read as `coalesce(original_eta, eta)`.
+     */
+    originalEta: calendarDate('original_eta'),
     arrivalDate: calendarDate('arrival_date'),
     customsChannel: text('customs_channel', { enum: CUSTOMS_CHANNELS }),
     /** The customs declaration as the operations system sent it; null before one is registered. */
@@ -166,6 +172,22 @@ export const processes = pgTable(
       table.updatedAt.desc(),
       table.numero,
     ),
+    // An importer's two questions (what arrives when, whose free time ends when), filtered and
+    // sorted; free time and delays are set on few processes, so their indexes hold only those.
+    index('processes_customer_eta_idx').on(table.customerId, table.eta, table.numero),
+    index('processes_eta_idx').on(table.eta, table.numero),
+    index('processes_customer_free_time_idx')
+      .on(table.customerId, table.freeTimeEndsAt, table.numero)
+      .where(sql`${table.freeTimeEndsAt} IS NOT NULL`),
+    index('processes_free_time_idx')
+      .on(table.freeTimeEndsAt, table.numero)
+      .where(sql`${table.freeTimeEndsAt} IS NOT NULL`),
+    index('processes_customer_eta_delay_idx')
+      .on(table.customerId, sql`(${table.eta} - ${table.originalEta})`)
+      .where(sql`${table.eta} > ${table.originalEta}`),
+    index('processes_eta_delay_idx')
+      .on(sql`(${table.eta} - ${table.originalEta})`)
+      .where(sql`${table.eta} > ${table.originalEta}`),
     check('processes_status_check', oneOf('status', PROCESS_STATUSES)),
     check('processes_type_check', oneOf('type', PROCESS_TYPES)),
     check('processes_mode_check', oneOf('mode', TRANSPORT_MODES)),
@@ -173,6 +195,24 @@ export const processes = pgTable(
     check('processes_follow_count_check', sql`${table.followCount} >= 0`),
     check('processes_numero_format', matches(table.numero, NUMERO_PATTERN)),
   ],
+);
+
+/**
+ * Every ETA the service has recorded for a process, oldest first (by `id`): written by sync in the
+ * statement that writes the process, whenever the ETA it stores differs from the one stored before
+ * (a withdrawn ETA is an entry with a null `eta`). Migration 0018 started it from the ETAs stored then.
+ */
+export const processEtaHistory = pgTable(
+  'process_eta_history',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    processNumero: text('process_numero')
+      .notNull()
+      .references(() => processes.numero, { onDelete: 'cascade' }),
+    eta: calendarDate('eta'),
+    recordedAt: instant('recorded_at').notNull(),
+  },
+  (table) => [index('process_eta_history_process_idx').on(table.processNumero, table.id)],
 );
 
 /**

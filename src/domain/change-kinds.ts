@@ -5,6 +5,7 @@ export const CHANGE_KINDS = [
   'FOLLOW_ADDED',
   'FOLLOW_REMOVED',
   'CUSTOMS_CHANGED',
+  'ETA_CHANGED',
   'PROCESS_UPDATED',
 ] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];

@@ -12,6 +12,10 @@ export const PROCESS_SORTS = [
   '-shipmentDate',
   'numero',
   '-numero',
+  'eta',
+  '-eta',
+  'freeTimeEndsAt',
+  '-freeTimeEndsAt',
 ] as const;
 export type ProcessSort = (typeof PROCESS_SORTS)[number];
 
@@ -30,6 +34,12 @@ export interface ProcessListCriteria {
   /** Exclusive upper bound (an inclusive instant plus 1 ms, or the day after a date). */
   updatedBefore: Date | null;
   container: string | null;
+  etaFrom: string | null;
+  etaTo: string | null;
+  freeTimeEndsFrom: string | null;
+  freeTimeEndsTo: string | null;
+  /** At least this many days later than the original ETA. */
+  delayedByDays: number | null;
   sort: ProcessSort;
 }
 

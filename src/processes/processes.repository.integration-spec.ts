@@ -198,6 +198,8 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
             destination: process.destination,
             shipmentDate: null,
             eta: '2026-04-20',
+            originalEta: '2026-04-20',
+            etaDelayDays: 0,
             arrivalDate: null,
             containers: [],
             customsChannel: 'GREEN',
@@ -288,6 +290,73 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     ]);
     expect(new Set(statements).size).toBe(2);
   });
+
+  it('keeps every ETA sync saw, oldest first, and the delay from the first', async () => {
+    const write = (eta: string | null, updatedAt: string) =>
+      database.db.transaction((tx) =>
+        new ProcessPageWriter(new ChangeRecorder()).write(tx, [
+          anOperationsProcess({
+            numero: 'IMP-2026-900001',
+            customer: { id: 'umbrella', name: 'U' },
+            eta,
+            updatedAt,
+          }),
+        ]),
+      );
+    await write(null, '2026-05-01T00:00:00Z');
+    await write('2026-05-20', '2026-05-02T00:00:00Z');
+    await write('2026-05-20', '2026-05-03T00:00:00Z');
+    await write('2026-05-26', '2026-05-04T00:00:00Z');
+    await write('2026-05-24', '2026-05-05T00:00:00Z');
+
+    const found = await sut.findVisible('IMP-2026-900001', { customerIds: ['umbrella'] });
+
+    expect(found?.etaHistory.map((record) => record.eta)).toEqual(['2026-05-20', '2026-05-26', '2026-05-24']);
+    expect(
+      found?.etaHistory.every((record) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(record.recordedAt)),
+    ).toBe(true);
+    expect(found?.summary.summary).toMatchObject({
+      eta: '2026-05-24',
+      originalEta: '2026-05-20',
+      etaDelayDays: 4,
+    });
+    const delayed = await sut.list(criteria({ delayedByDays: 4 }), { customerIds: ['umbrella'] });
+    const notSoDelayed = await sut.list(criteria({ delayedByDays: 5 }), { customerIds: ['umbrella'] });
+    expect([delayed.totalItems, notSoDelayed.totalItems]).toEqual([1, 0]);
+  });
+
+  it.each([
+    ['eta', ['IMP-2026-800002', 'IMP-2026-800001', 'IMP-2026-800003', 'IMP-2026-800004']],
+    ['-eta', ['IMP-2026-800003', 'IMP-2026-800001', 'IMP-2026-800002', 'IMP-2026-800004']],
+    ['freeTimeEndsAt', ['IMP-2026-800004', 'IMP-2026-800002', 'IMP-2026-800001', 'IMP-2026-800003']],
+    ['-freeTimeEndsAt', ['IMP-2026-800002', 'IMP-2026-800004', 'IMP-2026-800001', 'IMP-2026-800003']],
+  ] as const)('sorts by %s with nulls last, ties by numero', async (sort, expected) => {
+    const dates: Array<[string | null, string | null]> = [
+      ['2026-06-10', null],
+      ['2026-06-05', '2026-06-20'],
+      ['2026-06-20', null],
+      [null, '2026-06-12'],
+    ];
+    await database.db.transaction((tx) =>
+      new ProcessPageWriter(new ChangeRecorder()).write(
+        tx,
+        dates.map(([eta, freeTimeEndsAt], index) =>
+          anOperationsProcess({
+            numero: `IMP-2026-80000${index + 1}`,
+            customer: { id: 'stark', name: 'Stark' },
+            eta,
+            freeTimeEndsAt,
+            updatedAt: '2026-06-01T00:00:00Z',
+          }),
+        ),
+      ),
+    );
+
+    const page = await sut.list(criteria({ sort }), { customerIds: ['stark'] });
+
+    expect(page.items.parse().map((item) => item.numero)).toEqual(expected);
+  });
+
   it('serves processes whose list items are not rendered yet exactly as rendered ones, fingerprints included', async () => {
     const visibility = { customerIds: ['acme'] };
     const rendered = await sut.list(criteria({ pageSize: 20 }), visibility);

@@ -9,8 +9,15 @@ import {
   type StatementValues,
 } from '../database/prepared-statements.js';
 import { JsonText } from '../common/http/json-text.js';
-import { processCounts, processDailyCounts, processes, processListItems } from '../database/schema.js';
+import {
+  processCounts,
+  processDailyCounts,
+  processes,
+  processEtaHistory,
+  processListItems,
+} from '../database/schema.js';
 import type { CustomsDeclaration } from '../domain/customs-declaration.js';
+import type { EtaRecordDto } from './dto/process-detail.response.dto.js';
 import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { Visibility } from '../domain/authenticated-user.js';
 import type { ProcessListCriteria, ProcessSort } from './process-list.criteria.js';
@@ -30,8 +37,9 @@ import {
 } from './list/process-filters.js';
 
 /**
- * Every order ends in the numero tie-break and has an index to read it from.
- * `updated_at` is NOT NULL, so ascending NULLS FIRST is the same order as NULLS LAST; it is the
+ * Every order ends in the numero tie-break and has an index to read it from (the descending ETA
+ * and free-time orders excepted: an Arrivals list reads them forwards, and a range filter bounds
+ * what the others sort). `updated_at` is NOT NULL, so ascending NULLS FIRST is the same order as NULLS LAST; it is the
  * one a backward scan of the descending index gives, the tie-break then sorted per updatedAt.
  */
 const ORDER_BY: Record<ProcessSort, SQL[]> = {
@@ -39,6 +47,10 @@ const ORDER_BY: Record<ProcessSort, SQL[]> = {
   '-updatedAt': [sql`${processes.updatedAt} DESC NULLS LAST`, asc(processes.numero)],
   shipmentDate: [sql`${processes.shipmentDate} ASC NULLS LAST`, asc(processes.numero)],
   '-shipmentDate': [sql`${processes.shipmentDate} DESC NULLS LAST`, asc(processes.numero)],
+  eta: [sql`${processes.eta} ASC NULLS LAST`, asc(processes.numero)],
+  '-eta': [sql`${processes.eta} DESC NULLS LAST`, asc(processes.numero)],
+  freeTimeEndsAt: [sql`${processes.freeTimeEndsAt} ASC NULLS LAST`, asc(processes.numero)],
+  '-freeTimeEndsAt': [sql`${processes.freeTimeEndsAt} DESC NULLS LAST`, asc(processes.numero)],
   numero: [asc(processes.numero)],
   '-numero': [desc(processes.numero)],
 };
@@ -52,6 +64,7 @@ export interface ProcessPage {
 export interface StoredProcess {
   summary: ProcessSummaryDto;
   customs: CustomsDeclaration | null;
+  etaHistory: EtaRecordDto[];
 }
 
 interface ListedRow {
@@ -62,6 +75,7 @@ interface ListedRow {
 interface FoundRow {
   json: string;
   customs: CustomsDeclaration | null;
+  etaHistory: EtaRecordDto[];
 }
 
 interface ListStatements {
@@ -112,13 +126,15 @@ export class ProcessesRepository {
 
   /**
    * The process if it exists and the caller may see it (the two cases are not told apart): its
-   * list item, and the customs declaration stored with it, which only the detail shows.
+   * list item, and the customs declaration and ETA history stored with it, which only the detail shows.
    */
   async findVisible(numero: string, visibility: Visibility): Promise<StoredProcess | null> {
     const customers = multiplicityOf(visibility.customerIds);
     const statement = preparedOnce(this.findStatements, customers, () => this.prepareFind(customers));
     const [row] = await statement.execute({ numero, ...visibilityValues(visibility) });
-    return row === undefined ? null : { summary: toSummaryJson(row).parse(), customs: row.customs };
+    return row === undefined
+      ? null
+      : { summary: toSummaryJson(row).parse(), customs: row.customs, etaHistory: row.etaHistory };
   }
 
   private listStatementsFor(criteria: ProcessListCriteria, visibility: Visibility): ListStatements {
@@ -207,7 +223,7 @@ export class ProcessesRepository {
 
   private prepareFind(visibleCustomers: Multiplicity): PreparedRead<FoundRow> {
     const find = this.database.db
-      .select({ json: listItemBody, customs: processes.customs })
+      .select({ json: listItemBody, customs: processes.customs, etaHistory: etaHistoryOf })
       .from(processes)
       .leftJoin(processListItems, eq(processListItems.numero, processes.numero))
       .where(
@@ -228,6 +244,15 @@ export class ProcessesRepository {
       .$dynamic();
   }
 }
+
+/** A process's ETA history as the detail shows it, oldest first. */
+const etaHistoryOf = sql<EtaRecordDto[]>`(
+  SELECT coalesce(json_agg(json_build_object(
+           'eta', ${processEtaHistory.eta},
+           'recordedAt', to_char(${processEtaHistory.recordedAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+         ORDER BY ${processEtaHistory.id}), '[]')
+    FROM ${processEtaHistory}
+   WHERE ${processEtaHistory.processNumero} = ${processes.numero})`;
 
 /**
  * A process's list item as stored, or rendered now for one whose item the background backfill has

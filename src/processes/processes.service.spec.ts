@@ -75,7 +75,7 @@ describe(ProcessesService.name, () => {
     });
 
     it('merges the stored summary with the live detail, leaving out empty lists and absent customs', async () => {
-      repository.findVisible.mockResolvedValue({ summary, customs: null });
+      repository.findVisible.mockResolvedValue({ summary, customs: null, etaHistory: [] });
       enrichment.enrich.mockResolvedValue({ detail, status: 'FRESH', fetchedAt: '2026-03-01T00:00:00Z' });
 
       const result = await sut.detail('imp-1', customer);
@@ -85,6 +85,7 @@ describe(ProcessesService.name, () => {
         ...summary,
         parties: [],
         shipment: {},
+        etaHistory: [],
         enrichment: { status: 'FRESH', fetchedAt: '2026-03-01T00:00:00Z' },
       });
     });
@@ -100,11 +101,12 @@ describe(ProcessesService.name, () => {
       expect(repository.findVisible).toHaveBeenCalledWith('IMP-1', visibility);
     });
 
-    it('includes containers, voyages and customs when there are some, enrichment last', async () => {
+    it('includes containers, voyages and customs when there are some, the ETA history, enrichment last', async () => {
       const containers = [{ number: 'MSCU1234565' }] as OperationsProcessDetail['containers'];
       const voyages = [{ vessel: 'MSC Aurora' }] as OperationsProcessDetail['voyages'];
       const customs = { channel: 'GREEN' } as CustomsDeclaration;
-      repository.findVisible.mockResolvedValue({ summary, customs });
+      const etaHistory = [{ eta: '2026-03-25', recordedAt: '2026-02-20T10:05:00Z' }];
+      repository.findVisible.mockResolvedValue({ summary, customs, etaHistory });
       enrichment.enrich.mockResolvedValue({
         detail: { ...detail, containers, voyages },
         status: 'STALE',
@@ -120,20 +122,21 @@ describe(ProcessesService.name, () => {
         containers,
         voyages,
         customs,
+        etaHistory,
         enrichment: { status: 'STALE', fetchedAt: '2026-03-01T00:00:00Z' },
       });
       expect(Object.keys(result).at(-1)).toBe('enrichment');
     });
 
     it('is not found when the operations system does not know the process', async () => {
-      repository.findVisible.mockResolvedValue({ summary, customs: null });
+      repository.findVisible.mockResolvedValue({ summary, customs: null, etaHistory: [] });
       enrichment.enrich.mockResolvedValue(null);
 
       await expect(sut.detail('IMP-1', customer)).rejects.toMatchObject({ problem: { status: 404 } });
     });
 
     it('answers 503 with Retry-After when the operations system is unavailable', async () => {
-      repository.findVisible.mockResolvedValue({ summary, customs: null });
+      repository.findVisible.mockResolvedValue({ summary, customs: null, etaHistory: [] });
       enrichment.enrich.mockRejectedValue(new OperationsUnavailableError('down'));
 
       const error = await sut.detail('IMP-1', customer).catch((caught: unknown) => caught);
@@ -146,7 +149,7 @@ describe(ProcessesService.name, () => {
 
     it('passes any other failure on as it is, not as a 503', async () => {
       const bug = new TypeError('not an outage');
-      repository.findVisible.mockResolvedValue({ summary, customs: null });
+      repository.findVisible.mockResolvedValue({ summary, customs: null, etaHistory: [] });
       enrichment.enrich.mockRejectedValue(bug);
 
       await expect(sut.detail('IMP-1', customer)).rejects.toBe(bug);

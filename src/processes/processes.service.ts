@@ -43,7 +43,7 @@ export class ProcessesService {
   async detail(numero: string, user: AuthenticatedUser): Promise<ProcessDetailResponseDto> {
     const stored = await this.repository.findVisible(numero, visibilityOf(user));
     if (stored === null) throw notFound(numero);
-    const { summary: process, customs } = stored;
+    const { summary: process, customs, etaHistory } = stored;
 
     const enrichment = await this.enrichment.enrich(process.numero).catch((error: unknown) => {
       if (!(error instanceof OperationsUnavailableError)) throw error;
@@ -65,6 +65,7 @@ export class ProcessesService {
       ...(containers.length > 0 && { containers }),
       ...(voyages.length > 0 && { voyages }),
       ...(customs !== null && { customs }),
+      etaHistory,
       enrichment: { status: enrichment.status, fetchedAt: enrichment.fetchedAt },
     };
   }

@@ -11,7 +11,8 @@ SELECT json_build_object(
 'mode', p.mode, 'customerReference', p.customer_reference,
 'origin', json_build_object('code', p.origin_code, 'name', p.origin_name),
 'destination', json_build_object('code', p.destination_code, 'name', p.destination_name),
-'shipmentDate', p.shipment_date, 'eta', p.eta, 'arrivalDate', p.arrival_date,
+'shipmentDate', p.shipment_date, 'eta', p.eta,
+'originalEta', coalesce(p.original_eta, p.eta), 'arrivalDate', p.arrival_date,
 'customsChannel', p.customs_channel, 'customs', p.customs,
 'freeTimeEndsAt', p.free_time_ends_at, 'updatedAt', p.updated_at,
 'containers', coalesce((SELECT json_agg(c.container_number ORDER BY c.position)
@@ -38,12 +39,13 @@ WHERE customers.name IS DISTINCT FROM excluded.name
 )
 SELECT c.id FROM customers c JOIN incoming i ON i.id = c.id WHERE c.name IS DISTINCT FROM i.name;
 
+WITH written AS (
 INSERT INTO processes (numero, customer_id, status, type, mode, customer_reference, origin_code,
 origin_name, destination_code, destination_name, shipment_date, eta,
-arrival_date, customs_channel, customs, free_time_ends_at, follow_count,
-updated_at, synced_at)
+original_eta, arrival_date, customs_channel, customs, free_time_ends_at,
+follow_count, updated_at, synced_at)
 SELECT numero, customer_id, status, type, mode, customer_reference, origin_code, origin_name,
-destination_code, destination_name, shipment_date, eta, arrival_date, customs_channel,
+destination_code, destination_name, shipment_date, eta, eta, arrival_date, customs_channel,
 customs, free_time_ends_at, follow_count, updated_at, now()
 FROM json_to_recordset($1::json) AS p(
 numero text, customer_id text, status text, type text, mode text, customer_reference text,
@@ -55,13 +57,22 @@ customer_id = excluded.customer_id, status = excluded.status, type = excluded.ty
 mode = excluded.mode, customer_reference = excluded.customer_reference,
 origin_code = excluded.origin_code, origin_name = excluded.origin_name,
 destination_code = excluded.destination_code, destination_name = excluded.destination_name,
-shipment_date = excluded.shipment_date, eta = excluded.eta, arrival_date = excluded.arrival_date,
+shipment_date = excluded.shipment_date, eta = excluded.eta,
+original_eta = coalesce(processes.original_eta, processes.eta, excluded.eta),
+arrival_date = excluded.arrival_date,
 customs_channel = excluded.customs_channel, customs = excluded.customs,
 free_time_ends_at = excluded.free_time_ends_at, follow_count = excluded.follow_count,
 updated_at = excluded.updated_at, synced_at = excluded.synced_at
 -- Never let an older copy overwrite a newer one, whatever order pages arrive in.
 WHERE processes.updated_at < excluded.updated_at
-RETURNING numero;
+RETURNING numero, eta
+), history AS (
+INSERT INTO process_eta_history (process_numero, eta, recorded_at)
+SELECT w.numero, w.eta, now()
+FROM written w
+WHERE w.numero IN (SELECT json_array_elements_text($2::json))
+)
+SELECT numero FROM written;
 
 DELETE FROM process_containers c
 WHERE c.process_numero IN (SELECT json_array_elements_text($1::json))

@@ -74,6 +74,20 @@ select coalesce("process_list_items"."body", process_list_item("processes", (SEL
 WHERE c.process_numero = "processes"."numero"
 AND c.container_number = $2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
+-- list: arriving in a week, by ETA (count, then page)
+select count(*)::int from "processes" where ("processes"."customer_id" = $1 and "processes"."eta" >= $2 AND "processes"."eta" <= $3);
+
+-- list: free time ending in 3 days, by its end (count, then page)
+select count(*)::int from "processes" where ("processes"."customer_id" = $1 and "processes"."free_time_ends_at" >= $2 AND "processes"."free_time_ends_at" <= $3);
+
+-- list: delayed by days (count, then page)
+select count(*)::int from "processes" where ("processes"."customer_id" = $1 and "processes"."eta" > "processes"."original_eta"
+AND ("processes"."eta" - "processes"."original_eta") >= $2);
+
+-- list: delayed by days, as staff (count, then page)
+select count(*)::int from "processes" where "processes"."eta" > "processes"."original_eta"
+AND ("processes"."eta" - "processes"."original_eta") >= $1;
+
 -- list: sort updatedAt (count, then page)
 select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
 
@@ -99,11 +113,49 @@ select coalesce(sum("total"), 0)::int from "process_counts" where "process_count
 
 select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."numero" desc limit $2 offset $3) order by "processes"."numero" desc;
 
+-- list: sort eta (count, then page)
+select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
+
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."eta" ASC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."eta" ASC NULLS LAST, "processes"."numero" asc;
+
+-- list: sort -eta (count, then page)
+select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
+
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."eta" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."eta" DESC NULLS LAST, "processes"."numero" asc;
+
+-- list: sort freeTimeEndsAt (count, then page)
+select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
+
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."free_time_ends_at" ASC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."free_time_ends_at" ASC NULLS LAST, "processes"."numero" asc;
+
+-- list: sort -freeTimeEndsAt (count, then page)
+select coalesce(sum("total"), 0)::int from "process_counts" where "process_counts"."customer_id" = $1;
+
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), coalesce("process_list_items"."digest", md5(process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id")))) from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where "processes"."numero" in (select "numero" from "processes" where "processes"."customer_id" = $1 order by "processes"."free_time_ends_at" DESC NULLS LAST, "processes"."numero" asc limit $2 offset $3) order by "processes"."free_time_ends_at" DESC NULLS LAST, "processes"."numero" asc;
+
 -- findVisible: as one customer
-select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs" from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where ("processes"."customer_id" = $1 and lower("processes"."numero") = lower($2)) limit $3;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs", (
+SELECT coalesce(json_agg(json_build_object(
+'eta', "process_eta_history"."eta",
+'recordedAt', to_char("process_eta_history"."recorded_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+ORDER BY "process_eta_history"."id"), '[]')
+FROM "process_eta_history"
+WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where ("processes"."customer_id" = $1 and lower("processes"."numero") = lower($2)) limit $3;
 
 -- findVisible: as several customers
-select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs" from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where ("processes"."customer_id" = ANY($1) and lower("processes"."numero") = lower($2)) limit $3;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs", (
+SELECT coalesce(json_agg(json_build_object(
+'eta', "process_eta_history"."eta",
+'recordedAt', to_char("process_eta_history"."recorded_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+ORDER BY "process_eta_history"."id"), '[]')
+FROM "process_eta_history"
+WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where ("processes"."customer_id" = ANY($1) and lower("processes"."numero") = lower($2)) limit $3;
 
 -- findVisible: as staff
-select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs" from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where lower("processes"."numero") = lower($1) limit $2;
+select coalesce("process_list_items"."body", process_list_item("processes", (SELECT c FROM customers c WHERE c.id = "processes"."customer_id"))), "processes"."customs", (
+SELECT coalesce(json_agg(json_build_object(
+'eta', "process_eta_history"."eta",
+'recordedAt', to_char("process_eta_history"."recorded_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+ORDER BY "process_eta_history"."id"), '[]')
+FROM "process_eta_history"
+WHERE "process_eta_history"."process_numero" = "processes"."numero") from "processes" left join "process_list_items" on "process_list_items"."numero" = "processes"."numero" where lower("processes"."numero") = lower($1) limit $2;

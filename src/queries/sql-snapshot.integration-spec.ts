@@ -55,6 +55,14 @@ const LIST_SHAPES: Array<[string, Partial<ProcessListCriteria>, Visibility]> = [
     ONE_CUSTOMER,
   ],
   ['container', { container: 'MSCU1234566' }, ONE_CUSTOMER],
+  ['arriving in a week, by ETA', { etaFrom: '2026-03-02', etaTo: '2026-03-08', sort: 'eta' }, ONE_CUSTOMER],
+  [
+    'free time ending in 3 days, by its end',
+    { freeTimeEndsFrom: '2026-03-02', freeTimeEndsTo: '2026-03-04', sort: 'freeTimeEndsAt' },
+    ONE_CUSTOMER,
+  ],
+  ['delayed by days', { delayedByDays: 3 }, ONE_CUSTOMER],
+  ['delayed by days, as staff', { delayedByDays: 3 }, STAFF],
   ...PROCESS_SORTS.filter((sort) => sort !== '-updatedAt').map(
     (sort): [string, Partial<ProcessListCriteria>, Visibility] => [
       `sort ${sort}`,

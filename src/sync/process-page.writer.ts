@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
 import { isDataError, rowsOf, sqlStateOf, type Executor } from '../database/sql-rows.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
+import type { StoredProcess } from '../changes/process-changes.js';
 import type { ChangeKind } from '../domain/change-kinds.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 
@@ -50,7 +51,7 @@ export class ProcessPageWriter {
       toWrite.map((process) => process.numero),
     );
     const renamedCustomers = await this.upsertCustomers(tx, toWrite);
-    const written = await this.upsertProcesses(tx, toWrite);
+    const written = await this.upsertProcesses(tx, toWrite, etaMovesOf(toWrite, stored));
     const writtenProcesses = toWrite.filter((process) => written.has(process.numero));
     await this.replaceContainers(tx, writtenProcesses);
     await this.replaceEvents(tx, writtenProcesses);
@@ -122,7 +123,16 @@ export class ProcessPageWriter {
     return renamed.map((customer) => customer.id);
   }
 
-  private async upsertProcesses(tx: Executor, processes: OperationsProcess[]): Promise<Set<string>> {
+  /**
+   * Upserts the processes and, in the same statement, appends to the ETA history of those written
+   * whose ETA moved (`etaMoved`, from the stored copies). The first ETA seen stays the original:
+   * on a process stored before the history began, the ETA it stored then.
+   */
+  private async upsertProcesses(
+    tx: Executor,
+    processes: OperationsProcess[],
+    etaMoved: string[],
+  ): Promise<Set<string>> {
     const rows = processes.map((process) => ({
       numero: process.numero,
       customer_id: process.customer.id,
@@ -146,12 +156,13 @@ export class ProcessPageWriter {
     const returned = await rowsOf<{ numero: string }>(
       tx,
       sql`
+      WITH written AS (
       INSERT INTO processes (numero, customer_id, status, type, mode, customer_reference, origin_code,
                              origin_name, destination_code, destination_name, shipment_date, eta,
-                             arrival_date, customs_channel, customs, free_time_ends_at, follow_count,
-                             updated_at, synced_at)
+                             original_eta, arrival_date, customs_channel, customs, free_time_ends_at,
+                             follow_count, updated_at, synced_at)
       SELECT numero, customer_id, status, type, mode, customer_reference, origin_code, origin_name,
-             destination_code, destination_name, shipment_date, eta, arrival_date, customs_channel,
+             destination_code, destination_name, shipment_date, eta, eta, arrival_date, customs_channel,
              customs, free_time_ends_at, follow_count, updated_at, now()
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS p(
              numero text, customer_id text, status text, type text, mode text, customer_reference text,
@@ -163,13 +174,22 @@ export class ProcessPageWriter {
              mode = excluded.mode, customer_reference = excluded.customer_reference,
              origin_code = excluded.origin_code, origin_name = excluded.origin_name,
              destination_code = excluded.destination_code, destination_name = excluded.destination_name,
-             shipment_date = excluded.shipment_date, eta = excluded.eta, arrival_date = excluded.arrival_date,
+             shipment_date = excluded.shipment_date, eta = excluded.eta,
+             original_eta = coalesce(processes.original_eta, processes.eta, excluded.eta),
+             arrival_date = excluded.arrival_date,
              customs_channel = excluded.customs_channel, customs = excluded.customs,
              free_time_ends_at = excluded.free_time_ends_at, follow_count = excluded.follow_count,
              updated_at = excluded.updated_at, synced_at = excluded.synced_at
       -- Never let an older copy overwrite a newer one, whatever order pages arrive in.
       WHERE processes.updated_at < excluded.updated_at
-      RETURNING numero`,
+      RETURNING numero, eta
+      ), history AS (
+        INSERT INTO process_eta_history (process_numero, eta, recorded_at)
+        SELECT w.numero, w.eta, now()
+          FROM written w
+         WHERE w.numero IN (SELECT json_array_elements_text(${JSON.stringify(etaMoved)}::json))
+      )
+      SELECT numero FROM written`,
     );
     return new Set(returned.map((row) => row.numero));
   }
@@ -274,6 +294,19 @@ export async function renderListItemsOf(executor: Executor, processesMatching: S
       JOIN customers c ON c.id = p.customer_id
      WHERE ${processesMatching}
     ON CONFLICT (numero) DO UPDATE SET body = excluded.body`);
+}
+
+/**
+ * The processes whose ETA the write moves: a new one with an ETA, or a stored one whose ETA
+ * differs (to or from none included).
+ */
+function etaMovesOf(processes: OperationsProcess[], stored: Map<string, StoredProcess>): string[] {
+  return processes
+    .filter((process) => {
+      const before = stored.get(process.numero);
+      return before === undefined ? process.eta !== null : before.eta !== process.eta;
+    })
+    .map((process) => process.numero);
 }
 
 function describeDataError(error: unknown): string {

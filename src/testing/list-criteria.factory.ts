@@ -14,6 +14,11 @@ export function aListCriteria(overrides: Partial<ProcessListCriteria> = {}): Pro
     updatedFrom: null,
     updatedBefore: null,
     container: null,
+    etaFrom: null,
+    etaTo: null,
+    freeTimeEndsFrom: null,
+    freeTimeEndsTo: null,
+    delayedByDays: null,
     sort: '-updatedAt',
     ...overrides,
   };

@@ -104,7 +104,7 @@ const sandboxUnset = remoteConfig.sandbox === null;
     const kinds = (
       api.conformance.document.components?.schemas?.ChangeDto as { properties: { kind: { enum: string[] } } }
     ).properties.kind.enum;
-    etaKind = kinds.includes('ETA_CHANGED') ? ('ETA_CHANGED' as Change['kind']) : 'PROCESS_UPDATED';
+    etaKind = kinds.includes('ETA_CHANGED') ? 'ETA_CHANGED' : 'PROCESS_UPDATED';
   });
 
   // Never in the middle of a timed step: the user's rate-limit window has room before each test.

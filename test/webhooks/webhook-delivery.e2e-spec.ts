@@ -156,6 +156,30 @@ describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
     }
   });
 
+  it('delivers an ETA move as process.eta_changed with the ETA before and the delay', async () => {
+    await subscribe({ kinds: ['ETA_CHANGED'] });
+    await recordChanges(testApp, aChange('acme', 'IMP-7', 'FOLLOW_ADDED'), {
+      ...aChange('acme', 'IMP-7', 'ETA_CHANGED'),
+      details: { eta: '2026-03-30', previousEta: '2026-03-25', etaDelayDays: 5 },
+    });
+
+    await deliverer.drain();
+
+    expect(receiver.received.map((delivery) => delivery.payload)).toEqual([
+      {
+        type: 'process.eta_changed',
+        timestamp: expect.any(String),
+        data: expect.objectContaining({
+          kind: 'ETA_CHANGED',
+          numero: 'IMP-7',
+          eta: '2026-03-30',
+          previousEta: '2026-03-25',
+          etaDelayDays: 5,
+        }),
+      },
+    ]);
+  });
+
   it('delivers to a user of several customers the changes of each, in feed order, and no other', async () => {
     await testApp.addCustomers({ id: 'initech', name: 'Initech' });
     await testApp.addUser({ username: 'broker', password: 'broker-pass-1', customerIds: ['acme', 'globex'] });

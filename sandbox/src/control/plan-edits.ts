@@ -14,6 +14,7 @@ export function copyPlan(plan: ProcessPlan): ProcessPlan {
     ...plan,
     events: plan.events.map((event) => ({ ...event })),
     legs: plan.legs.map((leg) => ({ ...leg })),
+    etaRevisions: plan.etaRevisions.map((revision) => ({ ...revision })),
     positionReports: plan.positionReports === null ? null : { ...plan.positionReports },
   };
 }
@@ -84,6 +85,22 @@ export function bringForward(plan: ProcessPlan, position: number, shownAt: numbe
 /** Moves the whole future by `minutes` (later when positive), never before `shownAt`. */
 export function shiftFuture(plan: ProcessPlan, shownAt: number, minutes: number): void {
   retimeFuture(plan, shownAt, (minute) => Math.max(shownAt + 1, minute + minutes));
+}
+
+/**
+ * The ETA in force from `shownAt` on becomes `eta`: the revisions still to come are dropped (their
+ * notes with them), and the ETA in force, the last revision announced or the first ETA, changes.
+ */
+export function setEta(plan: ProcessPlan, shownAt: number, eta: number): void {
+  plan.events = plan.events.filter((event) => event.kind !== 'ETA_REVISED' || event.at <= shownAt);
+  plan.milestones = milestonesOf(plan.events, plan.legs.length);
+  const lastLeg = plan.legs[plan.legs.length - 1];
+  if (lastLeg === undefined) return;
+  const announced = plan.milestones.etaRevised.flatMap((at, k) => (at <= shownAt ? [k] : []));
+  const inForce = plan.etaRevisions[announced[announced.length - 1] ?? -1];
+  if (inForce === undefined) lastLeg.etaPlanned = eta;
+  else inForce.eta = eta;
+  lastLeg.ata = eta;
 }
 
 /** The position of the first future event that moves the status on from `current`, or null when none is left. */

@@ -4,7 +4,7 @@ import {
   OperationsSimulator,
   parseInstant,
 } from '../simulation/operations-simulator.js';
-import { planProcess, type ProcessPlan } from '../simulation/process-plan.js';
+import { etaAt, planProcess, type ProcessPlan } from '../simulation/process-plan.js';
 import { detailAt, processAt } from '../simulation/process-view.js';
 import { CHANNEL_NAMES } from '../simulation/reference-data.js';
 import type { SimulationOptions } from '../simulation/simulation-options.js';
@@ -21,7 +21,7 @@ import type {
   TransportMode,
 } from '../upstream/upstream-api.js';
 import { ControlError, conflict, invalid, notFound } from './control-error.js';
-import { bringForward, cancelPlan, copyPlan, nextStatusEvent, shiftFuture } from './plan-edits.js';
+import { bringForward, cancelPlan, copyPlan, nextStatusEvent, setEta, shiftFuture } from './plan-edits.js';
 import type { TimeSource } from './sandbox-clock.js';
 
 const MINUTE_MS = 60_000;
@@ -233,7 +233,7 @@ export class Sandbox {
       throw conflict(`${numero} has no ETA before it is booked: advance it first`);
     }
     if (plan.milestones.arrived <= shownAt) throw conflict(`${numero} has already arrived`);
-    const current = plan.milestones.delayKnown <= shownAt ? lastLeg.ata : lastLeg.etaPlanned;
+    const current = etaAt(plan, shownAt) ?? lastLeg.etaPlanned;
     const epochMs = this.simulator.config.epochMs;
     const currentMs = epochMs + current * MINUTE_MS;
     const dayMs = Date.parse(`${eta}T00:00:00Z`);
@@ -241,8 +241,7 @@ export class Sandbox {
     const moved = Math.round((movedMs - epochMs) / MINUTE_MS);
     if (moved === current) return this.viewOf(record);
     shiftFuture(plan, shownAt, moved - current);
-    lastLeg.etaPlanned = moved;
-    lastLeg.ata = moved;
+    setEta(plan, shownAt, moved);
     const text = `Previsão de chegada em ${plan.destination.name} alterada de ${brazilianDate(currentMs)} para ${brazilianDate(movedMs)}`;
     record.added.push(this.note(record, 'NOTE', text, this.clock.now().getTime()));
     return this.changed(record);

@@ -13,6 +13,7 @@ import { CE_MERCANTE_FORMAT, isValidDeclarationNumber } from './siscomex-numbers
 import { OperationsSimulator } from './operations-simulator.js';
 import { DEMO_SIMULATION, demoSimulationOptions, type SimulationOptions } from './simulation-options.js';
 import { DAY_MS } from './time.js';
+import { DAY, etaAt, NEVER } from './process-plan.js';
 
 const TODAY = new Date('2026-03-14T12:00:00Z');
 const demoOptions = demoSimulationOptions(TODAY);
@@ -482,5 +483,75 @@ describe('position reports (the demo’s live changes)', () => {
     );
 
     expect(page.items.length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('ETA revisions (delays for the arrival questions)', () => {
+  const simulator = new OperationsSimulator(demoOptions);
+  const plans = Array.from({ length: simulator.config.processCount }, (_, index) => simulator.plan(index));
+  const voyages = plans.filter((plan) => plan.mode !== 'ROAD' && plan.milestones.arrived !== NEVER);
+  const lastLegOf = (plan: (typeof plans)[number]) => plan.legs[plan.legs.length - 1]!;
+  const slips = voyages.map((plan) => lastLegOf(plan).ata - lastLegOf(plan).etaPlanned);
+
+  it('makes arrivals late more often than early, by hours to days', () => {
+    const late = slips.filter((slip) => slip > 0);
+    const early = slips.filter((slip) => slip < 0);
+
+    expect(late.length).toBeGreaterThan(2 * early.length);
+    expect(early.length).toBeGreaterThan(0);
+    expect(Math.min(...late)).toBeLessThan(DAY);
+    expect(Math.max(...late)).toBeGreaterThanOrEqual(3 * DAY);
+    expect(Math.max(...late)).toBeLessThanOrEqual(6 * DAY);
+  });
+
+  it('revises the ETA under way, each revision a new date, the last one the day of arrival', () => {
+    const revised = voyages.filter((plan) => plan.etaRevisions.length > 0);
+    expect(revised.length).toBeGreaterThan(voyages.length / 3);
+    for (const plan of revised) {
+      const { atd, ata } = lastLegOf(plan);
+      const announcedAt = plan.milestones.etaRevised.filter((at) => at !== undefined);
+      expect(announcedAt.every((at) => at > atd && at < ata)).toBe(true);
+      expect(
+        plan.etaRevisions.every((r) => Math.floor(r.previous / DAY) !== Math.floor(r.announced / DAY)),
+      ).toBe(true);
+      expect(Math.floor(etaAt(plan, ata)! / DAY)).toBe(Math.floor(ata / DAY));
+    }
+  });
+
+  it('shows a revision as a new summary.eta with a note saying from when to when', () => {
+    const plan = voyages.find((candidate) => candidate.etaRevisions.length > 1)!;
+    const at = plan.milestones.etaRevised[1]!;
+    const minute = (m: number) => new Date(simulator.config.epochMs + m * 60_000);
+    const before = simulator.getProcess(plan.numero, minute(at - 1))!;
+    const after = simulator.getProcess(plan.numero, minute(at))!;
+
+    expect(after.eta).not.toBe(before.eta);
+    const added = after.events.filter((event) => !before.events.some((seen) => seen.id === event.id));
+    expect(added.map((event) => event.description)).toContainEqual(
+      expect.stringMatching(
+        /^Previsão de chegada em .+ alterada de \d\d\/\d\d\/\d{4} para \d\d\/\d\d\/\d{4}$/,
+      ),
+    );
+    expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+  });
+
+  it('moves several ETAs a day in the demo, the same ones for the same seed', () => {
+    const etasAt = (sim: OperationsSimulator, date: Date) =>
+      new Map(
+        sim
+          .listChangedProcesses({ updatedSince: '2000-01-01T00:00:00Z', cursor: null, limit: 1000 }, date)
+          .items.map((process) => [process.numero, process.eta]),
+      );
+    const dayLater = new Date(TODAY.getTime() + DAY_MS);
+    const moved = (sim: OperationsSimulator) => {
+      const [start, end] = [etasAt(sim, TODAY), etasAt(sim, dayLater)];
+      return [...end].filter(
+        ([numero, eta]) =>
+          start.get(numero) !== undefined && start.get(numero) !== null && start.get(numero) !== eta,
+      );
+    };
+
+    expect(moved(simulator).length).toBeGreaterThanOrEqual(5);
+    expect(moved(new OperationsSimulator(demoOptions))).toEqual(moved(simulator));
   });
 });

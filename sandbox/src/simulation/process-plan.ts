@@ -53,7 +53,7 @@ export const DAY = 1440;
 export const NEVER = Number.MAX_SAFE_INTEGER;
 
 /** Independent random streams about one entity. */
-export const STREAM = { core: 0, detail: 1, customer: 2 } as const;
+export const STREAM = { core: 0, detail: 1, customer: 2, eta: 3 } as const;
 
 export type EventKind =
   | 'OPENED'
@@ -74,7 +74,7 @@ export type EventKind =
   | 'DELIVERED'
   | 'CANCELLED'
   | 'ROUTINE_NOTE'
-  | 'DELAY_NOTE'
+  | 'ETA_REVISED'
   | 'PROVISIONAL_NOTE';
 
 export const EVENT_CODES: Readonly<Record<EventKind, FollowUpCode>> = {
@@ -96,7 +96,7 @@ export const EVENT_CODES: Readonly<Record<EventKind, FollowUpCode>> = {
   DELIVERED: 'DELIVERED',
   CANCELLED: 'CANCELLED',
   ROUTINE_NOTE: 'NOTE',
-  DELAY_NOTE: 'NOTE',
+  ETA_REVISED: 'NOTE',
   PROVISIONAL_NOTE: 'NOTE',
 };
 
@@ -112,6 +112,16 @@ export interface PlannedEvent {
   ref: number;
 }
 
+/** A new ETA the operations system announces while the last leg is under way. */
+export interface EtaRevision {
+  /** The ETA before it (minute). */
+  previous: number;
+  /** The ETA announced (minute), as its note says. */
+  announced: number;
+  /** The ETA in force from then on: the announced one unless the control API moved it since. */
+  eta: number;
+}
+
 export interface Leg {
   from: Place;
   to: Place;
@@ -121,6 +131,7 @@ export interface Leg {
   carrier: string;
   etd: number;
   atd: number;
+  /** The first ETA announced; later ones are the plan's {@link EtaRevision}s. */
   etaPlanned: number;
   ata: number;
 }
@@ -135,7 +146,8 @@ export interface Milestones {
   declared: number;
   channel: number;
   cleared: number;
-  delayKnown: number;
+  /** When each ETA revision is announced (by revision index; a hole for one never announced). */
+  etaRevised: number[];
   legDeparted: number[];
   legArrived: number[];
 }
@@ -161,6 +173,8 @@ export interface ProcessPlan {
   truckPlate: string | null;
   bookingNumber: string;
   legs: Leg[];
+  /** The last leg's ETA revisions, in the order announced. */
+  etaRevisions: EtaRevision[];
   containers: string[];
   channel: CustomsChannel;
   declaration: { kind: DeclarationKind; sequence: string };
@@ -332,6 +346,8 @@ class Planner {
 
   constructor(
     private readonly rng: Rng,
+    /** ETA revisions draw from a stream of their own. */
+    private readonly etaRng: Rng,
     private readonly facts: ProcessPlan,
     private readonly stops: readonly Place[],
   ) {
@@ -436,14 +452,46 @@ class Planner {
     const last = this.legs[legCount - 1] as Leg;
     // Sailings slip: the planned departure (shown until it happens) is sometimes earlier.
     first.etd = first.atd - (rng.chance(0.3) ? rng.int(1 * DAY, 3 * DAY) : 0);
-    if (mode !== 'ROAD' && rng.chance(0.25)) {
-      // The arrival slips too: the operations system announces a new ETA while under way.
-      const delay = rng.int(mode === 'SEA' ? 1 * DAY : 3 * HOUR, mode === 'SEA' ? 6 * DAY : 20 * HOUR);
-      last.etaPlanned = last.ata - delay;
-      this.at('DELAY_NOTE', last.atd + Math.floor((last.ata - last.atd) * (0.4 + 0.5 * rng.next())));
-    }
+    this.reviseEta(last);
     this.at('ARRIVED', last.ata, 'ARRIVED');
     this.after('DISCHARGED', 4 * HOUR, 36 * HOUR);
+  }
+
+  /**
+   * Where the last leg really arrives against its first ETA, and the new ETAs announced under way.
+   * Vessels and flights run late more often than early: late by hours to days (more than half),
+   * early by hours to a couple of days (one in six), on time otherwise. A long voyage is revised
+   * every few days, each revision closer to the real arrival (noise shrinking), the last one exact;
+   * a revision that keeps the ETA's date is not announced.
+   */
+  private reviseEta(last: Leg): void {
+    const { mode } = this.facts;
+    if (mode === 'ROAD') return;
+    const rng = this.etaRng;
+    const sea = mode === 'SEA';
+    const roll = rng.next();
+    const slip =
+      roll < 0.55
+        ? rng.int(sea ? 6 * HOUR : 2 * HOUR, sea ? 6 * DAY : 20 * HOUR)
+        : roll < 0.72
+          ? -rng.int(2 * HOUR, sea ? 2 * DAY : 10 * HOUR)
+          : 0;
+    last.etaPlanned = last.ata - slip;
+    if (slip === 0) return;
+    const voyage = last.ata - last.atd;
+    const count = Math.max(1, Math.min(12, Math.round(voyage / (sea ? 2 * DAY : 8 * HOUR))));
+    let previous = last.etaPlanned;
+    for (let k = 1; k <= count; k++) {
+      const progress = k / count;
+      const noise =
+        k === count ? 0 : Math.round(rng.int(-6 * HOUR, sea ? 18 * HOUR : 4 * HOUR) * (1 - progress));
+      const eta = Math.round(last.etaPlanned + slip * progress + noise);
+      const at = last.atd + Math.floor(voyage * (0.1 + (0.8 * (k - 1 + rng.next())) / count));
+      if (Math.floor(eta / DAY) === Math.floor(previous / DAY)) continue;
+      this.facts.etaRevisions.push({ previous, announced: eta, eta });
+      this.at('ETA_REVISED', at, null, this.facts.etaRevisions.length - 1);
+      previous = eta;
+    }
   }
 
   /** Notes fall between the chain's events, each on a minute of its own. */
@@ -499,6 +547,18 @@ class Planner {
     this.t = when;
     return when;
   }
+}
+
+/** The ETA in force at `now` (minute): the last revision announced by then, or the first ETA. */
+export function etaAt(plan: ProcessPlan, now: number): number | null {
+  const lastLeg = plan.legs[plan.legs.length - 1];
+  if (lastLeg === undefined) return null;
+  let eta = lastLeg.etaPlanned;
+  plan.milestones.etaRevised.forEach((at, k) => {
+    const revision = plan.etaRevisions[k];
+    if (at <= now && revision !== undefined) eta = revision.eta;
+  });
+  return eta;
 }
 
 function byTime(a: PlannedEvent, b: PlannedEvent): number {
@@ -575,20 +635,23 @@ export function planProcess(
       : `${rng.pick(['PO-', 'PED-', 'REF ', 'OC-'])}${rng.int(1000, 99999)}`,
     deliveryPlace: type === 'IMPORT' ? rng.pick(BR_INLAND_CITIES) : route.destination,
     legs: [],
+    etaRevisions: [],
     events: [],
     milestones: NO_MILESTONES,
     positionReports: null,
   };
-  plan.events = new Planner(rng, plan, stops).plan();
+  plan.events = new Planner(rng, new Rng(streamSeed(config.seed, index, STREAM.eta)), plan, stops).plan();
   plan.milestones = milestonesOf(plan.events, plan.legs.length);
   const { firstDeparture, arrived } = plan.milestones;
+  // A ship reports until it arrives, or until the process is cancelled at sea.
+  const voyageEnd = arrived !== NEVER ? arrived : (plan.events[plan.events.length - 1]?.at ?? NEVER);
   if (
     config.positionReportMinutes !== null &&
     mode === 'SEA' &&
-    arrived !== NEVER &&
-    firstDeparture < arrived
+    voyageEnd !== NEVER &&
+    firstDeparture < voyageEnd
   ) {
-    plan.positionReports = { every: config.positionReportMinutes, from: firstDeparture, until: arrived };
+    plan.positionReports = { every: config.positionReportMinutes, from: firstDeparture, until: voyageEnd };
   }
   return plan;
 }
@@ -602,7 +665,7 @@ const NO_MILESTONES: Milestones = {
   declared: NEVER,
   channel: NEVER,
   cleared: NEVER,
-  delayKnown: NEVER,
+  etaRevised: [],
   legDeparted: [],
   legArrived: [],
 };
@@ -634,6 +697,7 @@ function cancel(rng: Rng, events: PlannedEvent[]): PlannedEvent[] {
 export function milestonesOf(events: readonly PlannedEvent[], legCount: number): Milestones {
   const milestones: Milestones = {
     ...NO_MILESTONES,
+    etaRevised: [],
     legDeparted: new Array<number>(legCount).fill(NEVER),
     legArrived: new Array<number>(legCount).fill(NEVER),
   };
@@ -668,8 +732,8 @@ export function milestonesOf(events: readonly PlannedEvent[], legCount: number):
       case 'CLEARED':
         milestones.cleared = event.at;
         break;
-      case 'DELAY_NOTE':
-        milestones.delayKnown = event.at;
+      case 'ETA_REVISED':
+        milestones.etaRevised[event.ref] = event.at;
         break;
       default:
         break;

@@ -13,6 +13,7 @@ import { formatCnpj } from './cnpj.js';
 import {
   customerAt,
   DAY,
+  etaAt,
   EVENT_CODES,
   NEVER,
   STREAM,
@@ -257,11 +258,13 @@ function describe(
             : `Transbordo em ${leg?.from.name ?? ''}: carga transferida para o navio ${leg?.vessel ?? ''}`,
         location: leg?.from ?? null,
       };
-    case 'DELAY_NOTE':
+    case 'ETA_REVISED': {
+      const revision = plan.etaRevisions[event.ref];
       return {
-        description: `Previsão de chegada em ${plan.destination.name} alterada de ${brazilianDateOf(config, lastLeg?.etaPlanned ?? 0)} para ${brazilianDateOf(config, lastLeg?.ata ?? 0)}`,
+        description: `Previsão de chegada em ${plan.destination.name} alterada de ${brazilianDateOf(config, revision?.previous ?? 0)} para ${brazilianDateOf(config, revision?.announced ?? 0)}`,
         location: null,
       };
+    }
     case 'ARRIVED':
       return {
         description: `${vehicle(lastLeg)} ${mode === 'SEA' ? 'atracou em' : mode === 'AIR' ? 'pousou em' : 'chegou a'} ${plan.destination.name}`,
@@ -368,7 +371,7 @@ function datesAt(plan: ProcessPlan, config: SimulationConfig, now: number) {
     shipmentDate: booked
       ? dateOf(config, milestones.firstDeparture <= now ? firstLeg.atd : firstLeg.etd)
       : null,
-    eta: booked ? dateOf(config, milestones.delayKnown <= now ? lastLeg.ata : lastLeg.etaPlanned) : null,
+    eta: booked ? dateOf(config, etaAt(plan, now) ?? lastLeg.etaPlanned) : null,
     arrivalDate: milestones.arrived <= now && lastLeg !== undefined ? dateOf(config, lastLeg.ata) : null,
   };
 }
@@ -551,7 +554,10 @@ function voyagesAt(plan: ProcessPlan, config: SimulationConfig, now: number): Vo
     dischargePort: leg.to,
     etd: instantOf(config, leg.etd),
     atd: (milestones.legDeparted[k] ?? NEVER) <= now ? instantOf(config, leg.atd) : null,
-    eta: instantOf(config, milestones.delayKnown <= now ? leg.ata : leg.etaPlanned),
+    eta: instantOf(
+      config,
+      k === plan.legs.length - 1 ? (etaAt(plan, now) ?? leg.etaPlanned) : leg.etaPlanned,
+    ),
     ata: (milestones.legArrived[k] ?? NEVER) <= now ? instantOf(config, leg.ata) : null,
   }));
 }

@@ -29,7 +29,8 @@ export class ChangeDto {
     description:
       '`PROCESS_ADDED` (a process seen the first time), `STATUS_CHANGED` (with `previousStatus`), `FOLLOW_ADDED` and ' +
       '`FOLLOW_REMOVED` (with the event in `follow`, as it was when retracted), `CUSTOMS_CHANGED` (the declaration or ' +
-      'its channel; with `customsChannel`), `PROCESS_UPDATED` (any other change of the summary or the detail)',
+      'its channel; with `customsChannel`), `ETA_CHANGED` (the estimated arrival moved; with `eta`, `previousEta` and ' +
+      '`etaDelayDays`), `PROCESS_UPDATED` (any other change of the summary or the detail)',
   })
   kind!: ChangeKind;
 
@@ -54,6 +55,34 @@ export class ChangeDto {
     description: '`CUSTOMS_CHANGED` only: the channel after the change, null while none is assigned',
   })
   customsChannel?: CustomsChannel | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    nullable: true,
+    example: '2026-03-28',
+    description: '`ETA_CHANGED` only: the ETA after the change (`summary.eta`), null when withdrawn',
+  })
+  eta?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    nullable: true,
+    example: '2026-03-25',
+    description: '`ETA_CHANGED` only: the ETA before the change, null when there was none',
+  })
+  previousEta?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    example: 3,
+    description:
+      '`ETA_CHANGED` only: the ETA after the change minus the original ETA, in whole days (`summary.etaDelayDays`)',
+  })
+  etaDelayDays?: number | null;
 }
 
 export class ChangesPageResponseDto {

@@ -76,6 +76,26 @@ describe(ListProcessesQueryDto.name, () => {
         sort: 'numero',
       });
     });
+
+    it('keeps the arrival bounds as dates and the delay as a number of days', () => {
+      expect(
+        queryOf({
+          etaFrom: '2026-03-01',
+          etaTo: '2026-03-07',
+          freeTimeEndsFrom: '2026-03-02',
+          freeTimeEndsTo: '2026-03-04',
+          delayedByDays: '3',
+          sort: '-freeTimeEndsAt',
+        }).toCriteria(),
+      ).toMatchObject({
+        etaFrom: '2026-03-01',
+        etaTo: '2026-03-07',
+        freeTimeEndsFrom: '2026-03-02',
+        freeTimeEndsTo: '2026-03-04',
+        delayedByDays: 3,
+        sort: '-freeTimeEndsAt',
+      });
+    });
   });
 
   describe('validation', () => {

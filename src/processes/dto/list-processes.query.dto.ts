@@ -150,11 +150,63 @@ export class ListProcessesQueryDto {
   container?: string;
 
   @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-03-20',
+    description: 'Inclusive lower bound on `summary.eta` (arriving from)',
+  })
+  @IsOptional()
+  @IsDateParameter()
+  etaFrom?: string;
+
+  @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-03-27',
+    description: 'Inclusive upper bound on `summary.eta` (arriving by)',
+  })
+  @IsOptional()
+  @IsDateParameter()
+  @IsRangeEnd('etaFrom', isCalendarDate, (to, from) => to >= from)
+  etaTo?: string;
+
+  @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-03-20',
+    description: 'Inclusive lower bound on `summary.freeTimeEndsAt`',
+  })
+  @IsOptional()
+  @IsDateParameter()
+  freeTimeEndsFrom?: string;
+
+  @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-03-23',
+    description:
+      'Inclusive upper bound on `summary.freeTimeEndsAt` (free time ending by then: demurrage from the day after)',
+  })
+  @IsOptional()
+  @IsDateParameter()
+  @IsRangeEnd('freeTimeEndsFrom', isCalendarDate, (to, from) => to >= from)
+  freeTimeEndsTo?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 365,
+    example: 3,
+    description:
+      '`summary.etaDelayDays` at least this: processes whose arrival slipped by this many days or more',
+  })
+  @IsOptional()
+  @IsIntegerParameter(1, 365)
+  delayedByDays?: string;
+
+  @ApiPropertyOptional({
     enum: PROCESS_SORTS,
     default: '-updatedAt',
     example: '-updatedAt',
     description:
-      'Sort order; ties are broken by `numero` ascending; processes without a shipment date come last',
+      'Sort order; ties are broken by `numero` ascending; processes without the date sorted by (shipment date, ETA, free-time end) come last either way',
   })
   @IsOptional()
   @IsOneOfParameter(PROCESS_SORTS)
@@ -173,6 +225,11 @@ export class ListProcessesQueryDto {
       updatedFrom: this.updatedFrom === undefined ? null : new Date(rangeStart(this.updatedFrom)),
       updatedBefore: this.updatedTo === undefined ? null : new Date(rangeEndExclusive(this.updatedTo)),
       container: this.container === undefined ? null : normalizeContainerNumber(this.container),
+      etaFrom: this.etaFrom ?? null,
+      etaTo: this.etaTo ?? null,
+      freeTimeEndsFrom: this.freeTimeEndsFrom ?? null,
+      freeTimeEndsTo: this.freeTimeEndsTo ?? null,
+      delayedByDays: this.delayedByDays === undefined ? null : Number(this.delayedByDays),
       sort: (this.sort ?? '-updatedAt') as ProcessSort,
     };
   }

@@ -187,6 +187,24 @@ export class CustomsDto {
   ceMercante!: CeMercanteDto | null;
 }
 
+export class EtaRecordDto {
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    example: '2026-03-25',
+    description: 'The ETA as recorded; null when the operations system withdrew it',
+  })
+  eta!: string | null;
+
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-02-20T10:05:00Z',
+    description: 'When the service recorded it',
+  })
+  recordedAt!: string;
+}
+
 export class ProcessDetailResponseDto extends ProcessSummaryDto {
   @ApiProperty({ type: [PartyDto] })
   parties!: PartyDto[];
@@ -206,6 +224,14 @@ export class ProcessDetailResponseDto extends ProcessSummaryDto {
       'The customs declaration; absent until one is registered. Its instants match the customs events of `follow`.',
   })
   customs?: CustomsDto;
+
+  @ApiProperty({
+    type: [EtaRecordDto],
+    description:
+      'Every ETA the service has recorded for the process, oldest first (`[]` when it never had one): the first is ' +
+      '`summary.originalEta`, the last `summary.eta`',
+  })
+  etaHistory!: EtaRecordDto[];
 
   @ApiProperty({ type: EnrichmentDto })
   enrichment!: EnrichmentDto;

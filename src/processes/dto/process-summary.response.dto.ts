@@ -79,8 +79,27 @@ export class OperationalSummaryDto {
   })
   shipmentDate!: string | null;
 
-  @ApiProperty({ type: String, format: 'date', nullable: true })
+  @ApiProperty({ type: String, format: 'date', nullable: true, description: 'Estimated time of arrival' })
   eta!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    example: '2026-03-20',
+    description: 'The first ETA the service saw for the process; null while it never had one',
+  })
+  originalEta!: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    example: 5,
+    description:
+      '`eta` − `originalEta` in whole days: positive when the arrival slipped, negative when it moved earlier; null when either is null',
+  })
+  etaDelayDays!: number | null;
 
   @ApiProperty({ type: String, format: 'date', nullable: true })
   arrivalDate!: string | null;

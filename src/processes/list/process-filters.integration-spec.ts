@@ -31,6 +31,9 @@ const SETTINGS: Array<Array<Partial<ProcessListCriteria>>> = [
     { updatedFrom: new Date('2026-03-01T18:00:00Z'), updatedBefore: new Date('2026-03-04T05:00:00Z') },
   ],
   [{}, { container: 'MSCU1234566' }],
+  [{}, { etaFrom: '2026-03-08', etaTo: '2026-03-18' }],
+  [{}, { freeTimeEndsFrom: '2026-03-05', freeTimeEndsTo: '2026-03-12' }],
+  [{}, { delayedByDays: 3 }],
 ];
 
 /** Every combination of one setting per filter. */
@@ -40,13 +43,27 @@ const combinations = SETTINGS.reduce<Array<Partial<ProcessListCriteria>>>(
   [{}],
 );
 
-/** A plain count of `dataset`, as a reader of the criteria would do it by hand. */
+const DAY_MS = 86_400_000;
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / DAY_MS;
+const inRange = (value: string | null, from: string | null, to: string | null) =>
+  (from === null || (value !== null && value >= from)) && (to === null || (value !== null && value <= to));
+
+/**
+ * A plain count of `dataset`, as a reader of the criteria would do it by hand; `originalEtas` are
+ * the ETAs the processes were first written with.
+ */
 function countByHand(
   dataset: OperationsProcess[],
+  originalEtas: Map<string, string | null>,
   criteria: ProcessListCriteria,
   visibility: Visibility,
 ): number {
   const within = <T>(values: T[] | null, value: T) => values === null || values.includes(value);
+  const delayOf = (process: OperationsProcess) => {
+    const original = originalEtas.get(process.numero) ?? process.eta;
+    return process.eta === null || original === null ? null : daysBetween(original, process.eta);
+  };
   return dataset.filter(
     (process) =>
       within(visibility.customerIds, process.customer.id) &&
@@ -59,7 +76,10 @@ function countByHand(
         (process.shipmentDate !== null && process.shipmentDate <= criteria.shipmentTo)) &&
       (criteria.updatedFrom === null || Date.parse(process.updatedAt) >= criteria.updatedFrom.getTime()) &&
       (criteria.updatedBefore === null || Date.parse(process.updatedAt) < criteria.updatedBefore.getTime()) &&
-      (criteria.container === null || process.containers.includes(criteria.container)),
+      (criteria.container === null || process.containers.includes(criteria.container)) &&
+      inRange(process.eta, criteria.etaFrom, criteria.etaTo) &&
+      inRange(process.freeTimeEndsAt, criteria.freeTimeEndsFrom, criteria.freeTimeEndsTo) &&
+      (criteria.delayedByDays === null || (delayOf(process) ?? 0) >= criteria.delayedByDays),
   ).length;
 }
 
@@ -73,6 +93,9 @@ describe('list filters', () => {
       'shipment',
       'updated',
       'container',
+      'eta',
+      'freeTimeEnds',
+      'delayedByDays',
     ]);
     expect(countSourceOf(filtersShapeOf(NO_FILTER))).toBe('totals');
     expect(
@@ -86,6 +109,9 @@ describe('list filters', () => {
       'rows',
     );
     expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, container: 'MSCU1234566' }))).toBe('rows');
+    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, etaFrom: '2026-03-01' }))).toBe('rows');
+    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, freeTimeEndsTo: '2026-03-01' }))).toBe('rows');
+    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, delayedByDays: 1 }))).toBe('rows');
   });
 
   describe.each(TEST_DATABASE_TARGETS)('totalItems against counting by hand (%s)', (target) => {
@@ -93,7 +119,13 @@ describe('list filters', () => {
     let dispose: () => Promise<void>;
     let sut: ProcessesRepository;
 
-    /** 90 processes spread over every status, type, mode, channel (or none), day and customer. */
+    /**
+     * 90 processes spread over every status, type, mode, channel (or none), day, customer, ETA and
+     * free-time end; some ETAs known only later, some moved later or earlier since first written.
+     */
+    const firstEtaOf = (index: number) =>
+      index % 6 === 0 ? null : dateOf(Date.UTC(2026, 2, 1) + (index % 25) * DAY_MS);
+    const movedBy = (index: number) => [0, 2, 0, 5, -2, 3, 1][index % 7]!;
     const dataset = Array.from({ length: 90 }, (_, index) =>
       anOperationsProcess({
         numero: `P-${String(index).padStart(3, '0')}`,
@@ -105,12 +137,30 @@ describe('list filters', () => {
         shipmentDate: index % 7 === 0 ? null : `2026-02-${String((index % 28) + 1).padStart(2, '0')}`,
         updatedAt: new Date(Date.UTC(2026, 2, 1) + index * 3_600_000 * 1.7).toISOString(),
         containers: index % 2 === 0 ? ['MSCU1234566'] : [],
+        eta:
+          firstEtaOf(index) === null
+            ? index % 12 === 0
+              ? '2026-03-10'
+              : null
+            : dateOf(Date.parse(firstEtaOf(index)!) + movedBy(index) * DAY_MS),
+        freeTimeEndsAt: index % 3 === 1 ? dateOf(Date.UTC(2026, 2, 1) + (index % 17) * DAY_MS) : null,
       }),
     );
+    const originalEtas = new Map(
+      dataset.map((process, index) => [process.numero, firstEtaOf(index) ?? process.eta]),
+    );
+    /** The same processes as first written, a month earlier. */
+    const firstWritten = dataset.map((process, index) => ({
+      ...process,
+      eta: firstEtaOf(index),
+      updatedAt: new Date(Date.parse(process.updatedAt) - 30 * DAY_MS).toISOString(),
+    }));
 
     beforeAll(async () => {
       ({ database, dispose } = await connectTestDatabase(target));
-      await database.db.transaction((tx) => new ProcessPageWriter(new ChangeRecorder()).write(tx, dataset));
+      const writer = new ProcessPageWriter(new ChangeRecorder());
+      await database.db.transaction((tx) => writer.write(tx, firstWritten));
+      await database.db.transaction((tx) => writer.write(tx, dataset));
       sut = new ProcessesRepository(database);
     });
 
@@ -124,7 +174,7 @@ describe('list filters', () => {
       for (const combination of combinations) {
         const criteria = { ...NO_FILTER, ...combination };
         const { totalItems, items } = await sut.list(criteria, visibility);
-        const expected = countByHand(dataset, criteria, visibility);
+        const expected = countByHand(dataset, originalEtas, criteria, visibility);
         if (totalItems !== expected || items.parse().length !== Math.min(expected, criteria.pageSize)) {
           mismatches.push(`${JSON.stringify(combination)}: ${totalItems}, by hand ${expected}`);
         }
@@ -133,7 +183,9 @@ describe('list filters', () => {
       expect(mismatches).toEqual([]);
       // The dataset makes the filters bite: not every combination is empty or everything.
       expect(
-        new Set(combinations.map((c) => countByHand(dataset, { ...NO_FILTER, ...c }, visibility))).size,
+        new Set(
+          combinations.map((c) => countByHand(dataset, originalEtas, { ...NO_FILTER, ...c }, visibility)),
+        ).size,
       ).toBeGreaterThan(10);
     });
   });

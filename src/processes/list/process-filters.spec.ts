@@ -13,6 +13,11 @@ const EVERY_FILTER_SET = aListCriteria({
   updatedFrom: new Date('2026-01-01T00:00:00Z'),
   updatedBefore: new Date('2026-02-01T00:00:00Z'),
   container: 'MSCU1234565',
+  etaFrom: '2026-03-01',
+  etaTo: '2026-03-07',
+  freeTimeEndsFrom: '2026-03-02',
+  freeTimeEndsTo: '2026-03-04',
+  delayedByDays: 3,
 });
 
 const FILTER_CRITERIA = Object.keys(EVERY_FILTER_SET).filter(

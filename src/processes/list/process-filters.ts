@@ -195,6 +195,21 @@ const container: ProcessFilter<'container'> = {
   countedBy: [],
 };
 
+/**
+ * Delayed by at least this many days: `eta - original_eta`, where a null `original_eta` means the
+ * ETA never moved (see the column). `eta > original_eta` is the predicate of the delay indexes.
+ */
+const delayedByDays: ProcessFilter<'delayedByDays'> = {
+  name: 'delayedByDays',
+  reads: ['delayedByDays'],
+  shapeOf: (criteria) => (criteria.delayedByDays === null ? 'none' : 'set'),
+  where: () =>
+    sql`${processes.eta} > ${processes.originalEta}
+        AND (${processes.eta} - ${processes.originalEta}) >= ${sql.placeholder('delayedByDays')}`,
+  values: (criteria) => ({ delayedByDays: criteria.delayedByDays }),
+  countedBy: [],
+};
+
 /** Every filter of the list; the README's "How to add a list filter" says what else a new one needs. */
 export const PROCESS_FILTERS = [
   vocabularyFilter('status', 'statuses', ['totals', 'dailyTotals']),
@@ -207,6 +222,17 @@ export const PROCESS_FILTERS = [
   ]),
   updatedRangeFilter,
   container,
+  dateRangeFilter('eta', processes.eta, ['etaFrom', 'etaTo'], (criteria) => [
+    criteria.etaFrom,
+    criteria.etaTo,
+  ]),
+  dateRangeFilter(
+    'freeTimeEnds',
+    processes.freeTimeEndsAt,
+    ['freeTimeEndsFrom', 'freeTimeEndsTo'],
+    (criteria) => [criteria.freeTimeEndsFrom, criteria.freeTimeEndsTo],
+  ),
+  delayedByDays,
 ] as const;
 
 /**
