@@ -47,7 +47,8 @@ onPostgres('the service when its PostgreSQL fails', () => {
     let token: string;
 
     beforeAll(async () => ({ testApp, token } = await startApp()));
-    afterAll(() => testApp.close());
+    // Closing waits for the connections the terminations left to be given up: slow on a loaded machine.
+    afterAll(() => testApp.close(), 60_000);
 
     async function terminateBackends(): Promise<number> {
       const database = new URL(testApp.config.database.url!).pathname.slice(1);
