@@ -151,8 +151,7 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     format: 'date',
-    example: '2026-03-20',
-    description: 'Inclusive lower bound on `summary.eta` (arriving from)',
+    description: 'Inclusive lower bound on `summary.eta` (arriving from: `2026-03-20`)',
   })
   @IsOptional()
   @IsDateParameter()
@@ -160,8 +159,7 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     format: 'date',
-    example: '2026-03-27',
-    description: 'Inclusive upper bound on `summary.eta` (arriving by)',
+    description: 'Inclusive upper bound on `summary.eta` (arriving by: `2026-03-27`)',
   })
   @IsOptional()
   @IsDateParameter()
@@ -170,8 +168,7 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     format: 'date',
-    example: '2026-03-20',
-    description: 'Inclusive lower bound on `summary.freeTimeEndsAt`',
+    description: 'Inclusive lower bound on `summary.freeTimeEndsAt` (`2026-03-20`)',
   })
   @IsOptional()
   @IsDateParameter()
@@ -179,9 +176,9 @@ export class ListProcessesQueryDto {
 
   @ApiPropertyOptional({
     format: 'date',
-    example: '2026-03-23',
     description:
-      'Inclusive upper bound on `summary.freeTimeEndsAt` (free time ending by then: demurrage from the day after)',
+      'Inclusive upper bound on `summary.freeTimeEndsAt` (free time ending by then, demurrage from the day ' +
+      'after: `2026-03-23`)',
   })
   @IsOptional()
   @IsDateParameter()
@@ -193,9 +190,8 @@ export class ListProcessesQueryDto {
     format: 'int32',
     minimum: 1,
     maximum: 365,
-    example: 3,
     description:
-      '`summary.etaDelayDays` at least this: processes whose arrival slipped by this many days or more',
+      '`summary.etaDelayDays` at least this: processes whose arrival slipped by this many days or more (`3`)',
   })
   @IsOptional()
   @IsIntegerParameter(1, 365)
