@@ -29,7 +29,6 @@ interface ControlRequest {
   method: string;
   /** The path's segments after `/control/`, decoded. */
   segments: string[];
-  body: () => Promise<ControlBody>;
   bodyOf: (allowed: readonly string[]) => Promise<ControlBody>;
 }
 
@@ -77,7 +76,7 @@ export async function handleControl(
   const bodyOf = async (allowed: readonly string[]): Promise<ControlBody> =>
     ControlBody.of(await readBody(req), allowed);
   try {
-    const answer = route({ method: req.method ?? 'GET', segments, body: () => bodyOf([]), bodyOf }, context);
+    const answer = route({ method: req.method ?? 'GET', segments, bodyOf }, context);
     if (answer === null) {
       problem(res, 404, `No control route ${req.method ?? ''} ${url.pathname}`);
       return;

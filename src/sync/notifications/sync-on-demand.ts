@@ -32,13 +32,6 @@ export class SyncOnDemand implements BeforeApplicationShutdown {
     this.timer ??= setTimeout(() => this.start(), FOLD_MS);
   }
 
-  /** Resolves when no pass is pending or running. */
-  async idle(): Promise<void> {
-    while (this.timer !== null || this.running !== null) {
-      await (this.running ?? new Promise((resolve) => setTimeout(resolve, FOLD_MS)));
-    }
-  }
-
   beforeApplicationShutdown(): void {
     this.stopped = true;
     if (this.timer !== null) clearTimeout(this.timer);
