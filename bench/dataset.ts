@@ -62,8 +62,7 @@ export function simulatorOf(spec: DatasetSpec): OperationsSimulator {
 
 /** The sandbox serving the dataset, its clock standing at the dataset's instant. */
 export function sandboxOf(spec: DatasetSpec): { sandbox: Sandbox; clock: SandboxClock } {
-  const clock = new SandboxClock(() => Date.parse(spec.now));
-  clock.freeze();
+  const clock = SandboxClock.frozenAt(new Date(spec.now));
   return { sandbox: new Sandbox(simulationOptionsOf(spec), clock), clock };
 }
 

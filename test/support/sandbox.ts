@@ -34,7 +34,7 @@ export async function startTestSandbox(
   } = {},
 ): Promise<TestSandbox> {
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
-  const clock = options.at === undefined ? new SandboxClock() : frozenAt(options.at);
+  const clock = options.at === undefined ? new SandboxClock() : SandboxClock.frozenAt(options.at);
   const sandbox = new Sandbox({ ...demoSimulationOptions(clock.now()), ...options.simulation }, clock);
   const server = await startSandboxServer({
     sandbox,
@@ -48,10 +48,4 @@ export async function startTestSandbox(
     env: { OPERATIONS_BASE_URL: server.url, OPERATIONS_API_KEY: apiKey },
     close: () => server.close(),
   };
-}
-
-function frozenAt(at: Date): SandboxClock {
-  const clock = new SandboxClock(() => at.getTime());
-  clock.freeze();
-  return clock;
 }

@@ -18,6 +18,13 @@ export class SandboxClock implements TimeSource {
 
   constructor(private readonly wallClock: () => number = Date.now) {}
 
+  /** A clock standing at `at` until advanced or resumed: what a replayable test or benchmark runs on. */
+  static frozenAt(at: Date): SandboxClock {
+    const clock = new SandboxClock(() => at.getTime());
+    clock.freeze();
+    return clock;
+  }
+
   now(): Date {
     return new Date(this.frozenAtMs ?? this.wallClock() + this.offsetMs);
   }

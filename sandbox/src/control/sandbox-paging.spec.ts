@@ -14,8 +14,7 @@ describe(`${Sandbox.name} paging`, () => {
   let sut: Sandbox;
 
   beforeEach(() => {
-    clock = new SandboxClock(() => TODAY.getTime());
-    clock.freeze();
+    clock = SandboxClock.frozenAt(TODAY);
     sut = new Sandbox(demoSimulationOptions(TODAY), clock);
   });
 

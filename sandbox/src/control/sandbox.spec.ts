@@ -7,8 +7,7 @@ import { SandboxClock } from './sandbox-clock.js';
 const START = Date.parse('2026-03-14T12:00:30Z');
 
 function frozenSandbox(): { sandbox: Sandbox; clock: SandboxClock } {
-  const clock = new SandboxClock(() => START);
-  clock.freeze();
+  const clock = SandboxClock.frozenAt(new Date(START));
   return { sandbox: new Sandbox(demoSimulationOptions(new Date(START)), clock), clock };
 }
 

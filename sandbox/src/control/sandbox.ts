@@ -96,6 +96,11 @@ export class Sandbox {
     return this.simulator;
   }
 
+  /** True for a process the control API touched: only control calls move it from then on. */
+  isControlled(numero: string): boolean {
+    return this.controlled.has(numero);
+  }
+
   onChange(listener: (numeros: string[]) => void): void {
     this.listeners.push(listener);
   }
@@ -178,14 +183,13 @@ export class Sandbox {
       event.occurredAt === undefined ? this.clock.now().getTime() : parseInstant(event.occurredAt);
     if (Number.isNaN(occurredAtMs))
       throw invalid('occurredAt', 'occurredAt must be an RFC 3339 instant with an offset');
-    const added: FollowUpEvent = {
-      id: addedEventId(record),
-      code: event.code,
-      description: event.description ?? DEFAULT_DESCRIPTION,
-      occurredAt: instant(occurredAtMs),
-      location: event.location ?? null,
-    };
-    record.added.push(added);
+    const added = this.appendEvent(
+      record,
+      event.code,
+      event.description ?? DEFAULT_DESCRIPTION,
+      occurredAtMs,
+      event.location ?? null,
+    );
     return { event: added, process: this.changed(record) };
   }
 
@@ -210,13 +214,11 @@ export class Sandbox {
     if (plan.milestones.channel <= shownAt) {
       const nowMs = this.clock.now().getTime();
       record.channelReassignedAt = instant(nowMs);
-      record.added.push(
-        this.note(
-          record,
-          'CUSTOMS_CHANNEL_ASSIGNED',
-          `Parametrização revista: canal ${CHANNEL_NAMES[channel]}`,
-          nowMs,
-        ),
+      this.appendEvent(
+        record,
+        'CUSTOMS_CHANNEL_ASSIGNED',
+        `Parametrização revista: canal ${CHANNEL_NAMES[channel]}`,
+        nowMs,
       );
     } else {
       const position = plan.events.findIndex((event) => event.kind === 'CHANNEL');
@@ -243,7 +245,7 @@ export class Sandbox {
     shiftFuture(plan, shownAt, moved - current);
     setEta(plan, shownAt, moved);
     const text = `Previsão de chegada em ${plan.destination.name} alterada de ${brazilianDate(currentMs)} para ${brazilianDate(movedMs)}`;
-    record.added.push(this.note(record, 'NOTE', text, this.clock.now().getTime()));
+    this.appendEvent(record, 'NOTE', text, this.clock.now().getTime());
     return this.changed(record);
   }
 
@@ -286,19 +288,24 @@ export class Sandbox {
     return { plan, shownAt, updatedAtMs: 0, added: [], retracted: new Set(), channelReassignedAt: null };
   }
 
-  private note(
+  /** An event the control API adds; added events keep their place once retracted, so ids never repeat. */
+  private appendEvent(
     record: ControlledProcess,
     code: FollowUpCode,
     description: string,
     atMs: number,
+    location: Place | null = null,
   ): FollowUpEvent {
-    return {
-      id: addedEventId(record),
+    const sequence = String(record.added.length + 1).padStart(2, '0');
+    const event = {
+      id: `evt_${record.plan.numero.toLowerCase()}-c${sequence}`,
       code,
       description,
       occurredAt: instant(atMs),
-      location: null,
+      location,
     };
+    record.added.push(event);
+    return event;
   }
 
   private changed(record: ControlledProcess): OperationsProcess {
@@ -376,11 +383,6 @@ export class Sandbox {
           : null,
     };
   }
-}
-
-/** Added events keep their place in `added` even once retracted, so their ids never repeat. */
-function addedEventId(record: ControlledProcess): string {
-  return `evt_${record.plan.numero.toLowerCase()}-c${String(record.added.length + 1).padStart(2, '0')}`;
 }
 
 interface ControlKey {

@@ -7,8 +7,7 @@ describe(ClockWatcher.name, () => {
   const start = Date.parse('2026-03-14T12:00:30Z');
 
   function watched() {
-    const clock = new SandboxClock(() => start);
-    clock.freeze();
+    const clock = SandboxClock.frozenAt(new Date(start));
     const sandbox = new Sandbox(demoSimulationOptions(new Date(start)), clock);
     const reports: string[][] = [];
     return {
@@ -46,5 +45,14 @@ describe(ClockWatcher.name, () => {
     expect(new Set(reports[0])).toEqual(changed);
     sut.check();
     expect(reports).toHaveLength(1);
+  });
+
+  it('leaves out what control calls changed: they report it themselves, and it no longer moves with time', () => {
+    const { sut, reports, clock, sandbox } = watched();
+    const { numero } = sandbox.createProcess({ customer: 'acme', type: 'IMPORT', mode: 'SEA' });
+    clock.advance(6 * 3_600_000);
+    sut.check();
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).not.toContain(numero);
   });
 });

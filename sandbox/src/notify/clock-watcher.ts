@@ -39,8 +39,13 @@ export class ClockWatcher {
     do {
       const page = this.sandbox.listChangedProcesses({ updatedSince: since, cursor, limit: PAGE_LIMIT });
       for (const process of page.items) {
-        // A control change stamped ahead of a standing clock was reported when it was made.
-        if (Date.parse(process.updatedAt) <= Date.parse(this.checkedUpTo)) numeros.push(process.numero);
+        // Control calls and resets report their own changes as they make them (stamped ahead of a
+        // standing clock, some), and a process the control API touched no longer moves with time:
+        // reported again here, each would cost the service another sync.
+        const reported =
+          this.sandbox.isControlled(process.numero) ||
+          Date.parse(process.updatedAt) > Date.parse(this.checkedUpTo);
+        if (!reported) numeros.push(process.numero);
       }
       cursor = page.nextCursor;
     } while (cursor !== null);

@@ -22,8 +22,7 @@ describe('the control API', () => {
   let clockMoves = 0;
 
   beforeEach(async () => {
-    const clock = new SandboxClock(() => NOW);
-    clock.freeze();
+    const clock = SandboxClock.frozenAt(new Date(NOW));
     clockMoves = 0;
     server = await startSandboxServer({
       apiKey: API_KEY,

@@ -17,7 +17,7 @@ interface ListBody {
 describe(startSandboxServer.name, () => {
   // The sandbox's own copy of the simulation, to compare answers with.
   const simulator = new OperationsSimulator(demoSimulationOptions(NOW));
-  const clock = new SandboxClock(() => NOW.getTime());
+  const clock = SandboxClock.frozenAt(NOW);
   const sandbox = new Sandbox(demoSimulationOptions(NOW), clock);
   let server: SandboxServer;
 
