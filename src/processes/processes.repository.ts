@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, gte, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
+import { GenerateSql } from '../database/generate-sql.decorator.js';
+import { FIND_SQL_EXAMPLES, LIST_SQL_EXAMPLES } from './list-sql-examples.js';
 import {
   prepared,
   preparedOnce,
@@ -107,6 +109,7 @@ export class ProcessesRepository {
 
   constructor(private readonly database: DatabaseService) {}
 
+  @GenerateSql(...LIST_SQL_EXAMPLES)
   async list(criteria: ProcessListCriteria, visibility: Visibility): Promise<ProcessPage> {
     const statements = this.listStatementsFor(criteria, visibility);
     const offset = (criteria.page - 1) * criteria.pageSize;
@@ -128,6 +131,7 @@ export class ProcessesRepository {
    * The process if it exists and the caller may see it (the two cases are not told apart): its
    * list item, and the customs declaration and ETA history stored with it, which only the detail shows.
    */
+  @GenerateSql(...FIND_SQL_EXAMPLES)
   async findVisible(numero: string, visibility: Visibility): Promise<StoredProcess | null> {
     const customers = multiplicityOf(visibility.customerIds);
     const statement = preparedOnce(this.findStatements, customers, () => this.prepareFind(customers));
