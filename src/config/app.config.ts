@@ -55,7 +55,9 @@ export const FEATURE_CONFIGS = {
 
 type Features = typeof FEATURE_CONFIGS;
 type EnvironmentVariables = {
-  [Name in keyof Features]: Features[Name] extends FeatureConfig<infer Variables, unknown> ? Variables : never;
+  [Name in keyof Features]: Features[Name] extends FeatureConfig<infer Variables, unknown>
+    ? Variables
+    : never;
 };
 
 export class ConfigurationError extends Error {
@@ -95,7 +97,10 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   } satisfies AppConfig);
 }
 
-function validateEnvironment(env: NodeJS.ProcessEnv): { variables: EnvironmentVariables; problems: string[] } {
+function validateEnvironment(env: NodeJS.ProcessEnv): {
+  variables: EnvironmentVariables;
+  problems: string[];
+} {
   const problems: string[] = [];
   const variables = Object.fromEntries(
     Object.entries(FEATURE_CONFIGS).map(([name, feature]) => {

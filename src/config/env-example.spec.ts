@@ -25,7 +25,10 @@ async function declaredFeatureConfigs(): Promise<FeatureConfig<object, unknown>[
 }
 
 const isFeatureConfig = (value: unknown): value is FeatureConfig<object, unknown> =>
-  typeof value === 'object' && value !== null && 'variables' in value && typeof value.variables === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  'variables' in value &&
+  typeof value.variables === 'function';
 
 /** The variables a configuration class validates. */
 function variablesOf(feature: FeatureConfig<object, unknown>): string[] {

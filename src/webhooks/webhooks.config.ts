@@ -48,7 +48,9 @@ export const webhooksConfig = {
   variables: WebhooksVariables,
   problems: (vars, { databaseUrl }) =>
     vars.WEBHOOK_DELIVERY === 'thread' && databaseUrl === null
-      ? ['WEBHOOK_DELIVERY: thread needs DATABASE_URL (the embedded PGlite lives in the main thread’s memory)']
+      ? [
+          'WEBHOOK_DELIVERY: thread needs DATABASE_URL (the embedded PGlite lives in the main thread’s memory)',
+        ]
       : [],
   section: (vars, { demoMode, databaseUrl, jwtSecret }) => ({
     allowHttp: flag(vars.WEBHOOK_ALLOW_HTTP, demoMode),
