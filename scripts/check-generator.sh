@@ -18,8 +18,9 @@ ln -s "$root/node_modules" "$scratch/node_modules"
 cd "$scratch"
 
 step() {
-  echo "[check-generator] $*"
+  local started=$SECONDS
   "$@"
+  echo "[check-generator] $* took $((SECONDS - started)) s"
 }
 
 step npx --no-install nest generate feature "$feature"
@@ -44,4 +45,4 @@ step npm run --silent build:service
 step npm run --silent test:unit -- "src/$feature" src/config
 step npm run --silent test:integration -- "src/$feature"
 step npm run --silent test:e2e -- "test/$feature.e2e-spec.ts"
-echo "[check-generator] nest g feature $feature: generated, built, linted, type-checked and tested"
+echo "[check-generator] nest g feature $feature: generated, built, linted, type-checked and tested in $SECONDS s"

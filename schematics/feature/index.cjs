@@ -12,6 +12,7 @@ const {
 } = require('@angular-devkit/schematics');
 
 const APP_MODULE = 'src/app.module.ts';
+const APP_CONFIG = 'src/config/app.config.ts';
 const LAYERS_CONFIG = '.dependency-cruiser.mjs';
 const ENV_EXAMPLE = '.env.example';
 
@@ -30,6 +31,7 @@ function feature(options) {
     refuseExisting(name),
     mergeWith(apply(url('./files'), [template({ ...strings, ...names }), renameTemplateFiles()])),
     registerInAppModule(names),
+    assembleConfig(names),
     addLayer(names),
     addEnvironmentVariable(names),
     formatWithPrettier(),
@@ -51,9 +53,28 @@ function registerInAppModule({ name }) {
     text = afterLastImport(text, `import { ${moduleClass} } from './${name}/${name}.module.js';\n`);
     const imports = text.indexOf('imports: [', text.indexOf('@Module('));
     if (imports < 0) throw new SchematicsException(`${APP_MODULE}: no \`imports: [\` in @Module`);
-    const end = closingBracket(text, imports + 'imports: '.length);
+    const end = closing(text, imports + 'imports: '.length, '[', ']');
     text = `${text.slice(0, end).trimEnd()}\n    ${moduleClass},\n  ${text.slice(end)}`;
     tree.overwrite(APP_MODULE, text);
+  };
+}
+
+/** Its section of `AppConfig`: the type's field, the variables' validation, the mapping. */
+function assembleConfig({ name }) {
+  const type = `${strings.classify(name)}Config`;
+  const value = `${strings.camelize(name)}Config`;
+  const field = strings.camelize(name);
+  return (tree) => {
+    let text = read(tree, APP_CONFIG);
+    text = afterLastImport(text, `import { ${value}, type ${type} } from '../${name}/${name}.config.js';\n`);
+    text = appendToBlock(text, 'export class AppConfig', `${field}!: ${type};`);
+    text = appendToBlock(text, 'export const FEATURE_CONFIGS = {', `${field}: ${value},`);
+    text = appendToBlock(
+      text,
+      'Object.assign(new AppConfig(), {',
+      `${field}: ${value}.section(variables.${field}),`,
+    );
+    tree.overwrite(APP_CONFIG, text);
   };
 }
 
@@ -113,14 +134,22 @@ function afterLastImport(text, line) {
   return text.slice(0, end) + line + text.slice(end);
 }
 
-/** The index of the `]` that closes the `[` at `open`. */
-function closingBracket(text, open) {
+/** `line` as the last one of the `{ }` block that opens at the first `{` from `start`. */
+function appendToBlock(text, start, line) {
+  const at = text.indexOf(start);
+  if (at < 0) throw new SchematicsException(`${APP_CONFIG}: no \`${start}\` to add to`);
+  const end = closing(text, text.indexOf('{', at), '{', '}');
+  return `${text.slice(0, end).trimEnd()}\n  ${line}\n${text.slice(end)}`;
+}
+
+/** The index of the bracket that closes the one at `open`. */
+function closing(text, open, opening, closer) {
   let depth = 0;
   for (let index = open; index < text.length; index++) {
-    if (text[index] === '[') depth++;
-    else if (text[index] === ']' && --depth === 0) return index;
+    if (text[index] === opening) depth++;
+    else if (text[index] === closer && --depth === 0) return index;
   }
-  throw new SchematicsException(`unbalanced brackets after index ${open}`);
+  throw new SchematicsException(`unbalanced ${opening}${closer} after index ${open}`);
 }
 
 module.exports = { feature };
