@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 const LAYERS = [
   ['config', 'domain'], // settings and the closed vocabularies: import nothing of ours
   ['common'], // HTTP plumbing, problem details, validation, clock
+  ['visibility'], // who may see which customers' processes: the one answer every feature asks
   ['logging', 'tracing'],
   ['database', 'redis', 'metrics', 'lifecycle'], // infrastructure
   ['operations', 'rate-limit'], // the port to the operations system; request limits
