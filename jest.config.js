@@ -35,6 +35,8 @@ export default {
       ...shared,
       displayName: 'unit',
       rootDir: 'src',
+      // The portal's own unit specs (no browser: its catalogues and formats) sit in portal/test/.
+      roots: ['<rootDir>', '<rootDir>/../portal/test'],
       testMatch: ['**/*.spec.ts'],
       setupFiles: ['<rootDir>/testing/unit-tier.setup.ts'],
     },
