@@ -205,7 +205,7 @@ export const ptBR: Messages = {
   systemsCount: (count) => `${formatNumber(count)} sistema${count === 1 ? '' : 's'}`,
   scopesList: (scopes) => `Escopos: ${scopes}`,
   registeredAndLastUsed: (registered, lastUsed) =>
-    `Cadastrado em ${registered} · último uso ${lastUsed ?? 'nunca'}`,
+    `Cadastrado em ${registered} · ${lastUsed === null ? 'nunca usado' : `último uso em ${lastUsed}`}`,
   newSecret: 'Novo segredo',
   delete: 'Excluir',
   systemRegistered: 'Sistema cadastrado. O segredo do cliente é mostrado uma única vez: copie-o agora.',
