@@ -37,8 +37,9 @@ export default {
       ...shared,
       displayName: 'unit',
       rootDir: 'src',
-      // The house's generator (`nest g feature`) is tested here too, on a virtual tree.
-      roots: ['<rootDir>', '<rootDir>/../schematics'],
+      // Also the house's generator (`nest g feature`), on a virtual tree, and the portal's own
+      // unit specs (no browser: its catalogues and formats).
+      roots: ['<rootDir>', '<rootDir>/../schematics', '<rootDir>/../portal/test'],
       testMatch: ['**/*.spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/testing/unit-tier.setup.ts'],
     },

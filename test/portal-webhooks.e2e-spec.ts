@@ -122,7 +122,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
     await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(secret);
     const item = page.locator('#webhook-list > li');
     await expect(item.getByRole('heading').textContent()).resolves.toBe(receiver.url);
-    await expect(item.locator('.status').textContent()).resolves.toBe('ACTIVE');
+    await expect(item.locator('.status').textContent()).resolves.toBe('active');
     await expect(item.textContent()).resolves.toContain('Kinds: status changed, follow-up added');
     await page.screenshot({ path: `${SCREENSHOTS}/webhook-created.png`, fullPage: true });
     // Shown once: gone from the page when dismissed, and never in what the list shows.
@@ -192,7 +192,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
     await item.getByRole('button', { name: 'Pause' }).focus();
     await page.keyboard.press('Enter');
     await item.getByRole('button', { name: 'Resume' }).waitFor();
-    await expect(item.locator('.status').textContent()).resolves.toBe('PAUSED');
+    await expect(item.locator('.status').textContent()).resolves.toBe('paused');
     await expect(page.evaluate<string | undefined>('document.activeElement?.textContent')).resolves.toBe(
       'Resume',
     );

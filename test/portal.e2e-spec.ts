@@ -275,7 +275,7 @@ describe('the reference portal in Chromium', () => {
     );
     await page.getByText(`${delivered.length} processes · page 1 of 1`).waitFor();
     expect(await results(page).locator('.status').allTextContents()).toEqual(
-      delivered.map(() => 'DELIVERED'),
+      delivered.map(() => 'delivered'),
     );
 
     await results(page).first().getByRole('button', { name: 'Details' }).click();
@@ -321,7 +321,7 @@ describe('the reference portal in Chromium', () => {
     await page.getByText('20 processes · page 2 of 2').waitFor();
     const summaries = await results(page).locator('.process-summary').allTextContents();
     expect(summaries).toHaveLength(10);
-    for (const summary of summaries) expect(summary).toMatch(/ · (SEA|AIR) · /);
+    for (const summary of summaries) expect(summary).toMatch(/ · (sea|air) · /);
     expect(consoleErrors).toEqual([]);
     await page.close();
   });
@@ -409,7 +409,7 @@ describe('the reference portal in Chromium', () => {
     );
     const first = results(page).first();
     await first.getByRole('heading', { name: 'IMP-2026-000003' }).waitFor({ timeout: 15_000 });
-    await expect(first.locator('.status').textContent()).resolves.toBe('ARRIVED');
+    await expect(first.locator('.status').textContent()).resolves.toBe('arrived');
     await expect(first.locator('.timeline-event.last').getAttribute('aria-label')).resolves.toContain(
       'Navio chegou a Santos',
     );

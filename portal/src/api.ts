@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from '../../generated/openapi';
+import { t } from './i18n/messages';
 
 export type ProcessSummary = components['schemas']['ProcessSummaryDto'];
 export type ProcessDetail = components['schemas']['ProcessDetailResponseDto'];
@@ -33,8 +34,12 @@ export class ApiProblem extends Error {
   }
 }
 
-/** The API could not be reached at all (network, or a CORS refusal the browser hides). */
-export class ApiUnreachable extends Error {}
+/** The API at `origin` could not be reached at all (network, or a CORS refusal the browser hides). */
+export class ApiUnreachable extends Error {
+  constructor(readonly origin: string) {
+    super(`The API at ${origin} could not be reached`);
+  }
+}
 
 export interface PageLinks {
   first?: string;
@@ -299,7 +304,7 @@ export class PortalApi {
   }
 
   private requireToken(): string {
-    if (this.token === null) throw new ApiProblem(401, 'Unauthorized', 'Sign in first.', []);
+    if (this.token === null) throw new ApiProblem(401, t().unauthorized, t().signInFirst, []);
     return this.token;
   }
 
@@ -308,10 +313,7 @@ export class PortalApi {
       return await send();
     } catch (error) {
       if (error instanceof TypeError) {
-        throw new ApiUnreachable(
-          `The API at ${this.baseUrl || window.location.origin} could not be reached from this page ` +
-            '(offline, or this origin is not among the API’s allowed origins).',
-        );
+        throw new ApiUnreachable(this.baseUrl || window.location.origin);
       }
       throw error;
     }

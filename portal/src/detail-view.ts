@@ -1,8 +1,15 @@
 import type { ProcessDetail } from './api';
-import { formatDate, formatInstant, h } from './dom';
+import { h } from './dom';
+import { formatDate, formatInstant, formatNumber } from './i18n/format';
+import { t } from './i18n/messages';
 import { renderTimeline } from './timeline';
 
 type Row = [label: string, value: string | number | null | undefined];
+
+/** Numbers (weights, volumes, counts) as the language writes them; texts as the API sent them. */
+function shown(value: string | number): string {
+  return typeof value === 'number' ? formatNumber(value) : value;
+}
 
 function facts(rows: Row[]): HTMLElement {
   return h(
@@ -10,7 +17,7 @@ function facts(rows: Row[]): HTMLElement {
     { class: 'facts' },
     ...rows.flatMap(([label, value]) => [
       h('dt', {}, label),
-      h('dd', {}, value === null || value === undefined || value === '' ? '—' : String(value)),
+      h('dd', {}, value === null || value === undefined || value === '' ? '—' : shown(value)),
     ]),
   );
 }
@@ -33,7 +40,7 @@ function table(caption: string, headings: string[], rows: Array<Array<string | n
         'tbody',
         {},
         ...rows.map((cells) =>
-          h('tr', {}, ...cells.map((cell) => h('td', {}, cell === null ? '—' : String(cell)))),
+          h('tr', {}, ...cells.map((cell) => h('td', {}, cell === null ? '—' : shown(cell)))),
         ),
       ),
     ),
@@ -42,7 +49,7 @@ function table(caption: string, headings: string[], rows: Array<Array<string | n
     'div',
     { class: 'table-frame' },
     box,
-    h('p', { class: 'scroll-cue', 'aria-hidden': 'true' }, 'Scroll sideways for more ⇆'),
+    h('p', { class: 'scroll-cue', 'aria-hidden': 'true' }, t().scrollSideways),
   );
   const showOverflow = () => {
     const hiddenLeft = box.scrollLeft > 0;
@@ -63,49 +70,48 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
       'div',
       { class: 'detail-head' },
       h('h2', { id: 'detail-heading' }, detail.numero),
-      h('button', { type: 'button', class: 'secondary', onclick: close }, 'Close'),
+      h('button', { type: 'button', class: 'secondary', onclick: close }, t().close),
     ),
     h(
       'p',
       { class: 'meta' },
-      `${detail.status.replace(/_/g, ' ')} · operations data ${detail.enrichment.status.toLowerCase()} as of ${formatInstant(detail.enrichment.fetchedAt)}`,
+      `${t().processStatuses[detail.status]} · ` +
+        t().enrichment(
+          t().enrichmentStates[detail.enrichment.status],
+          formatInstant(detail.enrichment.fetchedAt),
+        ),
     ),
-    h('h3', {}, 'Shipment'),
+    h('h3', {}, t().shipment),
     facts([
-      ['Type', `${shipment.type} · ${shipment.mode}`],
+      [t().type, `${t().processTypes[shipment.type]} · ${t().modes[shipment.mode]}`],
       [
-        'Route',
+        t().route,
         `${shipment.origin.name} (${shipment.origin.code}) → ${shipment.destination.name} (${shipment.destination.code})`,
       ],
-      ['Incoterm', shipment.incoterm],
-      ['Shipped', formatDate(shipment.shipmentDate)],
-      ['ETA', formatDate(shipment.eta)],
-      ['First ETA', formatDate(detail.summary.originalEta)],
-      ['Arrived', formatDate(shipment.arrivalDate)],
-      ['Booking', shipment.bookingNumber],
-      ['Master bill', shipment.masterBill],
-      ['House bill', shipment.houseBill],
-      ['Cargo', shipment.cargoDescription],
-      ['Packages', shipment.packages],
-      ['Gross weight (kg)', shipment.grossWeightKg],
-      ['Volume (m³)', shipment.volumeM3],
+      [t().incoterm, shipment.incoterm],
+      [t().shipped, formatDate(shipment.shipmentDate)],
+      [t().eta, formatDate(shipment.eta)],
+      [t().firstEta, formatDate(detail.summary.originalEta)],
+      [t().arrived, formatDate(shipment.arrivalDate)],
+      [t().booking, shipment.bookingNumber],
+      [t().masterBill, shipment.masterBill],
+      [t().houseBill, shipment.houseBill],
+      [t().cargo, shipment.cargoDescription],
+      [t().packages, shipment.packages],
+      [t().grossWeightKg, shipment.grossWeightKg],
+      [t().volumeM3, shipment.volumeM3],
     ]),
     table(
-      'Parties',
-      ['Role', 'Name', 'Tax id', 'Country'],
-      detail.parties.map((party) => [
-        party.role.replace(/_/g, ' ').toLowerCase(),
-        party.name,
-        party.taxId,
-        party.country,
-      ]),
+      t().parties,
+      [t().role, t().name, t().taxId, t().country],
+      detail.parties.map((party) => [t().partyRoles[party.role], party.name, party.taxId, party.country]),
     ),
   ];
   if (detail.containers !== undefined) {
     sections.push(
       table(
-        'Containers',
-        ['Number', 'Type', 'Seal', 'Gross weight (kg)'],
+        t().containers,
+        [t().number, t().type, t().seal, t().grossWeightKg],
         detail.containers.map((container) => [
           container.number,
           container.type,
@@ -118,8 +124,9 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
   if (detail.voyages !== undefined) {
     sections.push(
       table(
-        'Voyages',
-        ['#', 'Vessel', 'Voyage', 'Carrier', 'From', 'To', 'ETD', 'ATD', 'ETA', 'ATA'],
+        t().voyages,
+        // ETD, ATD, ETA and ATA are what the trade says in every language.
+        ['#', t().vessel, t().voyage, t().carrier, t().from, t().to, 'ETD', 'ATD', 'ETA', 'ATA'],
         detail.voyages.map((voyage) => [
           voyage.sequence,
           voyage.vessel,
@@ -138,8 +145,8 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
   if (detail.etaHistory.length > 0) {
     sections.push(
       table(
-        'ETA history',
-        ['ETA', 'Recorded'],
+        t().etaHistory,
+        ['ETA', t().recorded],
         detail.etaHistory.map((record) => [formatDate(record.eta), formatInstant(record.recordedAt)]),
       ),
     );
@@ -147,22 +154,23 @@ export function renderDetail(detail: ProcessDetail, close: () => void): HTMLElem
   if (detail.customs !== undefined) {
     const { customs } = detail;
     sections.push(
-      h('h3', {}, 'Customs'),
+      h('h3', {}, t().customs),
       facts([
-        ['Declaration', `${customs.declarationType} ${customs.declarationNumber}`],
-        ['Registered', formatInstant(customs.registeredAt)],
-        ['Channel', customs.channel === null ? 'not assigned yet' : customs.channel.toLowerCase()],
-        ['Channel assigned', formatInstant(customs.channelAssignedAt)],
-        ['Cleared', formatInstant(customs.clearedAt)],
+        [t().declaration, `${customs.declarationType} ${customs.declarationNumber}`],
+        [t().registered, formatInstant(customs.registeredAt)],
+        [t().channel, t().channels[customs.channel ?? 'NONE']],
+        [t().channelAssigned, formatInstant(customs.channelAssignedAt)],
+        [t().cleared, formatInstant(customs.clearedAt)],
         [
+          // The Brazilian system's own name.
           'CE-Mercante',
           customs.ceMercante === null
             ? null
-            : `master ${customs.ceMercante.master}, house ${customs.ceMercante.house ?? '—'}`,
+            : t().ceMercante(customs.ceMercante.master, customs.ceMercante.house ?? '—'),
         ],
       ]),
     );
   }
-  sections.push(h('h3', {}, 'Follow-up'), renderTimeline(detail));
+  sections.push(h('h3', {}, t().followUp), renderTimeline(detail));
   return sections;
 }

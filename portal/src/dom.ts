@@ -29,27 +29,3 @@ export function byId<T extends HTMLElement>(id: string): T {
   if (element === null) throw new Error(`#${id} is missing from the page`);
   return element as T;
 }
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-const instantFormat = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
-
-/** `YYYY-MM-DD` as a readable date, or a dash. */
-export function formatDate(value: string | null | undefined): string {
-  return value ? dateFormat.format(new Date(`${value}T00:00:00Z`)) : '—';
-}
-
-export function formatInstant(value: string | null | undefined): string {
-  return value ? instantFormat.format(new Date(value)) : '—';
-}

@@ -1,7 +1,20 @@
-import { ApiProblem, PortalApi, type ListPage, type ListQuery, type ProcessSummary } from './api';
+import {
+  ApiProblem,
+  ApiUnreachable,
+  PortalApi,
+  type ChangeKind,
+  type ListPage,
+  type ListQuery,
+  type ProcessDetail,
+  type ProcessSummary,
+} from './api';
 import { followChangeStream } from './change-stream';
 import { renderDetail } from './detail-view';
-import { byId, formatDate, formatInstant, h } from './dom';
+import { byId, h } from './dom';
+import { formatDate, formatInstant } from './i18n/format';
+import { onLanguageChange } from './i18n/language';
+import { followLanguage } from './i18n/language-switch';
+import { t } from './i18n/messages';
 import { renderTimeline } from './timeline';
 import { SystemsView } from './systems-view';
 import { WebhooksView } from './webhooks-view';
@@ -44,6 +57,11 @@ let query: ListQuery = { pageSize: 20 };
 let current: ListPage | null = null;
 let following: AbortController | null = null;
 let lastEventId: string | null = null;
+/** The detail shown in the panel, drawn again when the language changes. */
+let shownDetail: ProcessDetail | null = null;
+/** Who is signed in, and what the live indicator says: both worded again when the language changes. */
+let signedInUser: string | null = null;
+let liveState: 'live' | 'revalidating' = 'live';
 
 const signInForm = byId<HTMLFormElement>('sign-in');
 const filtersForm = byId<HTMLFormElement>('filters');
@@ -57,6 +75,8 @@ function showAlert(error: unknown): void {
     alert.append(h('strong', {}, error.title), error.detail ? ` ${error.detail}` : '');
     if (error.fieldMessages.length > 0)
       alert.append(h('ul', {}, ...error.fieldMessages.map((m) => h('li', {}, m))));
+  } else if (error instanceof ApiUnreachable) {
+    alert.append(t().apiUnreachable(error.origin));
   } else {
     alert.append(error instanceof Error ? error.message : String(error));
   }
@@ -95,7 +115,7 @@ function showView(view: (typeof VIEWS)[number]): void {
   filtersForm.hidden = view === 'arrivals';
   byId('toggle-filters').hidden = view === 'arrivals';
   byId('arrivals').hidden = view !== 'arrivals';
-  if (!listed) detailPanel.hidden = true;
+  if (!listed) closeDetail();
   if (view === 'webhooks') void webhooksView.show();
   else webhooksView.hide();
   if (view === 'systems') void systemsView.show();
@@ -143,9 +163,10 @@ function showSignedIn(username: string | null): void {
   byId('sign-out').hidden = !signedIn;
   const who = byId('who');
   who.hidden = !signedIn;
-  who.textContent = signedIn ? `Signed in as ${username}` : '';
+  signedInUser = username;
+  who.textContent = signedIn ? t().signedInAs(username) : '';
   if (!signedIn) {
-    detailPanel.hidden = true;
+    closeDetail();
     byId('live').hidden = true;
     byId<HTMLInputElement>('password').value = '';
     byId<HTMLInputElement>('username').focus();
@@ -186,29 +207,37 @@ byId('sign-out').addEventListener('click', () => {
   showSignedIn(null);
 });
 
-/** A checkbox for each value of a multi-value filter; the checked ones travel as one list. */
-function options(
+/**
+ * A checkbox for each value of a multi-value filter; the checked ones travel as one list. Only
+ * the names are worded again when the language changes: what is ticked stays ticked.
+ */
+function options<V extends string>(
   containerId: string,
   name: string,
-  values: readonly string[],
-  label = (value: string) => value,
-) {
+  values: readonly V[],
+  label: (value: V) => string,
+): void {
+  const names = values.map((value) => ({ value, name: h('span', {}) }));
+  const word = () => {
+    for (const each of names) each.name.textContent = label(each.value);
+  };
   byId(containerId).append(
-    ...values.map((value) =>
+    ...names.map((each) =>
       h(
         'label',
         { class: 'option' },
-        h('input', { type: 'checkbox', name, value }),
-        ` ${label(value).replace(/_/g, ' ').toLowerCase()}`,
+        h('input', { type: 'checkbox', name, value: each.value }),
+        ' ',
+        each.name,
       ),
     ),
   );
+  word();
+  onLanguageChange(word);
 }
-options('status-options', 'status', STATUSES);
-options('mode-options', 'mode', MODES);
-options('channel-options', 'customsChannel', CUSTOMS_CHANNELS, (channel) =>
-  channel === 'NONE' ? 'not assigned yet' : channel,
-);
+options('status-options', 'status', STATUSES, (status) => t().processStatuses[status]);
+options('mode-options', 'mode', MODES, (mode) => t().modes[mode]);
+options('channel-options', 'customsChannel', CUSTOMS_CHANNELS, (channel) => t().channels[channel]);
 
 function queryFromFilters(): ListQuery {
   const data = new FormData(filtersForm);
@@ -289,9 +318,7 @@ async function loadPage(next: ListQuery, options: { quiet?: boolean } = {}): Pro
 function renderResults({ list, links }: ListPage): void {
   const { page, totalPages, totalItems } = list.meta;
   byId('results-meta').textContent =
-    totalItems === 0
-      ? 'No process matches these filters.'
-      : `${totalItems} process${totalItems === 1 ? '' : 'es'} · page ${page} of ${Math.max(totalPages, 1)}`;
+    totalItems === 0 ? t().noMatch : t().resultsCount(totalItems, page, Math.max(totalPages, 1));
   byId('results').replaceChildren(...list.data.map(renderProcess));
   const pager = byId('pager');
   const button = (rel: keyof typeof links, label: string) => {
@@ -308,10 +335,10 @@ function renderResults({ list, links }: ListPage): void {
     );
   };
   pager.replaceChildren(
-    button('first', '« First'),
-    button('prev', '‹ Previous'),
-    button('next', 'Next ›'),
-    button('last', 'Last »'),
+    button('first', t().firstPage),
+    button('prev', t().previousPage),
+    button('next', t().nextPage),
+    button('last', t().lastPage),
   );
 }
 
@@ -327,26 +354,26 @@ function renderProcess(process: ProcessSummary): HTMLElement {
       h(
         'span',
         { class: `status status-${process.status.toLowerCase()}` },
-        process.status.replace(/_/g, ' '),
+        t().processStatuses[process.status],
       ),
       h(
         'button',
         { type: 'button', class: 'secondary', onclick: () => void openDetail(process.numero) },
-        'Details',
+        t().details,
       ),
     ),
     h(
       'p',
       { class: 'process-summary' },
-      `${summary.type} · ${summary.mode} · ${summary.origin.name} → ${summary.destination.name}`,
+      `${t().processTypes[summary.type]} · ${t().modes[summary.mode]} · ${summary.origin.name} → ${summary.destination.name}`,
       summary.customerReference ? ` · ${summary.customerReference}` : '',
     ),
     h(
       'p',
       { class: 'process-dates' },
-      `Shipped ${formatDate(summary.shipmentDate)} · ETA ${formatDate(summary.eta)}`,
+      `${t().shippedOn(formatDate(summary.shipmentDate))} · ${t().etaOn(formatDate(summary.eta))}`,
       renderDelay(summary.etaDelayDays),
-      ` · Updated ${formatInstant(process.updatedAt)}`,
+      ` · ${t().updatedOn(formatInstant(process.updatedAt))}`,
     ),
     summary.customsChannel === null && summary.freeTimeEndsAt === null
       ? null
@@ -358,9 +385,9 @@ function renderProcess(process: ProcessSummary): HTMLElement {
             : h(
                 'span',
                 { class: `channel channel-${summary.customsChannel.toLowerCase()}` },
-                `Channel ${summary.customsChannel.toLowerCase()}`,
+                t().channelNamed(t().channels[summary.customsChannel]),
               ),
-          summary.freeTimeEndsAt === null ? '' : ` Free time until ${formatDate(summary.freeTimeEndsAt)}`,
+          summary.freeTimeEndsAt === null ? '' : ` ${t().freeTimeUntil(formatDate(summary.freeTimeEndsAt))}`,
         ),
     renderTimeline(process),
   );
@@ -369,23 +396,31 @@ function renderProcess(process: ProcessSummary): HTMLElement {
 /** How far the ETA moved from the first one announced; nothing when it did not. */
 function renderDelay(days: number | null): HTMLElement | null {
   if (days === null || days === 0) return null;
-  const count = Math.abs(days);
   return h(
     'span',
     { class: days > 0 ? 'delay late' : 'delay early' },
-    ` ${days > 0 ? '+' : '−'}${count} day${count === 1 ? '' : 's'} ${days > 0 ? 'late' : 'early'}`,
+    ` ${days > 0 ? t().late(days) : t().early(-days)}`,
   );
 }
 
 async function openDetail(numero: string): Promise<void> {
   try {
-    const detail = await api.detail(numero);
-    detailPanel.replaceChildren(...renderDetail(detail, () => (detailPanel.hidden = true)));
-    detailPanel.hidden = false;
+    showDetail(await api.detail(numero));
     detailPanel.focus();
   } catch (error) {
     handleFailure(error);
   }
+}
+
+function showDetail(detail: ProcessDetail): void {
+  shownDetail = detail;
+  detailPanel.replaceChildren(...renderDetail(detail, closeDetail));
+  detailPanel.hidden = false;
+}
+
+function closeDetail(): void {
+  shownDetail = null;
+  detailPanel.hidden = true;
 }
 
 /** Live updates: the change stream when the API has one, else ETag revalidation on a timer. */
@@ -411,13 +446,13 @@ function startFollowing(): void {
       if (outcome === 'unavailable') return revalidateEvery(controller.signal);
       if (outcome === 'unauthorized') {
         if ((await api.tokenAfterRefusal(token)) !== null) continue;
-        return handleFailure(new ApiProblem(401, 'Signed out', 'Your session has ended. Sign in again.', []));
+        return handleFailure(new ApiProblem(401, t().sessionEnded, t().sessionEndedDetail, []));
       }
-      live.textContent = '● Live';
+      showLive('live');
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   };
-  live.textContent = '● Live';
+  showLive('live');
   follow().catch(() => {
     if (!controller.signal.aborted) void revalidateEvery(controller.signal);
   });
@@ -428,8 +463,13 @@ function stopFollowing(): void {
   following = null;
 }
 
+function showLive(state: typeof liveState): void {
+  liveState = state;
+  byId('live').textContent = state === 'live' ? t().live : t().refreshingEvery(refreshSeconds);
+}
+
 async function revalidateEvery(signal: AbortSignal): Promise<void> {
-  byId('live').textContent = `↻ Every ${refreshSeconds} s`;
+  showLive('revalidating');
   while (!signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, refreshSeconds * 1000));
     if (!signal.aborted && api.signedIn) await loadPage(query, { quiet: true });
@@ -439,9 +479,12 @@ async function revalidateEvery(signal: AbortSignal): Promise<void> {
 let reloadPending: ReturnType<typeof setTimeout> | null = null;
 
 function onChange(data: string): void {
-  const change = JSON.parse(data) as { numero?: string; kind?: string };
-  if (change.numero)
-    announce(`${change.numero}: ${change.kind?.replace(/_/g, ' ').toLowerCase() ?? 'changed'}`);
+  const change = JSON.parse(data) as { numero?: string; kind?: ChangeKind };
+  if (change.numero) {
+    // A kind newer than this page is still announced, as a change.
+    const kind = change.kind === undefined ? undefined : (t().changeKinds[change.kind] as string | undefined);
+    announce(`${change.numero}: ${kind ?? t().changed}`);
+  }
   // A sync page brings many changes at once: one revalidation for the burst.
   reloadPending ??= setTimeout(() => {
     reloadPending = null;
@@ -449,4 +492,13 @@ function onChange(data: string): void {
   }, 300);
 }
 
+/** The language changed: everything drawn is drawn again in it, the filters and the page kept. */
+onLanguageChange(() => {
+  if (signedInUser !== null) byId('who').textContent = t().signedInAs(signedInUser);
+  if (!byId('live').hidden) showLive(liveState);
+  if (current !== null) renderResults(current);
+  if (shownDetail !== null) showDetail(shownDetail);
+});
+
+followLanguage();
 showSignedIn(null);

@@ -1,13 +1,12 @@
 import type { ClientApplication, PortalApi, Scope } from './api';
-import { byId, formatInstant, h } from './dom';
+import { byId, h } from './dom';
+import { formatInstant } from './i18n/format';
+import { onLanguageChange } from './i18n/language';
+import { en } from './i18n/en';
+import { t } from './i18n/messages';
 
-/** Every scope, as the form offers it; a scope the API adds fails the type check here. */
-const SCOPE_LABELS: Record<Scope, string> = {
-  'processes:read': 'read processes (list and detail)',
-  'changes:read': 'read the change feed and its stream',
-  'webhooks:manage': 'manage webhooks',
-};
-const SCOPES = Object.keys(SCOPE_LABELS) as Scope[];
+/** Every scope, as the form offers it: those the catalogue names, which a new scope of the API fails to type-check. */
+const SCOPES = Object.keys(en.scopeNames) as Scope[];
 
 export interface SystemsViewHooks {
   /** A failed call: the page shows the API's words (and signs out on 401). */
@@ -25,21 +24,34 @@ export class SystemsView {
   private readonly createForm = byId<HTMLFormElement>('new-system');
   private readonly secretPanel = byId('system-secret');
   private readonly secretValue = byId<HTMLInputElement>('system-secret-value');
+  /** The systems listed last, drawn again when the language changes. */
+  private clients: ClientApplication[] = [];
 
   constructor(
     private readonly api: PortalApi,
     private readonly hooks: SystemsViewHooks,
   ) {
+    const scopeNames = SCOPES.map((scope) => ({ scope, name: h('span', {}) }));
     byId('system-scopes').append(
-      ...SCOPES.map((scope) =>
+      ...scopeNames.map(({ scope, name }) =>
         h(
           'label',
           { class: 'option' },
           h('input', { type: 'checkbox', name: 'scopes', value: scope }),
-          ` ${scope}: ${SCOPE_LABELS[scope]}`,
+          ' ',
+          name,
         ),
       ),
     );
+    // Worded in each language; what is ticked stays ticked.
+    const wordScopes = () => {
+      for (const { scope, name } of scopeNames) name.textContent = `${scope}: ${t().scopeNames[scope]}`;
+    };
+    wordScopes();
+    onLanguageChange(() => {
+      wordScopes();
+      if (!this.section.hidden) this.render();
+    });
     this.createForm.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.run(() => this.create());
@@ -57,6 +69,7 @@ export class SystemsView {
   hide(): void {
     this.section.hidden = true;
     this.forgetSecret();
+    this.clients = [];
     byId('system-list').replaceChildren();
   }
 
@@ -70,9 +83,14 @@ export class SystemsView {
   }
 
   private async reload(): Promise<void> {
-    const clients = await this.api.clients();
+    this.clients = await this.api.clients();
+    this.render();
+  }
+
+  private render(): void {
+    const { clients } = this;
     byId('system-list-meta').textContent =
-      clients.length === 0 ? 'No systems yet.' : `${clients.length} system${clients.length === 1 ? '' : 's'}`;
+      clients.length === 0 ? t().noSystems : t().systemsCount(clients.length);
     byId('system-list').replaceChildren(...clients.map((client) => this.renderClient(client)));
   }
 
@@ -83,7 +101,7 @@ export class SystemsView {
     const created = await this.api.createClient(typeof name === 'string' ? name.trim() : '', scopes);
     this.createForm.reset();
     this.showSecret(created.name, created.clientId, created.clientSecret);
-    this.hooks.announce('System registered. Its client secret is shown once: copy it now.');
+    this.hooks.announce(t().systemRegistered);
     await this.reload();
   }
 
@@ -99,11 +117,11 @@ export class SystemsView {
   private async copySecret(): Promise<void> {
     try {
       await navigator.clipboard.writeText(this.secretValue.value);
-      this.hooks.announce('Secret copied to the clipboard.');
+      this.hooks.announce(t().secretCopied);
     } catch {
       this.secretValue.focus();
       this.secretValue.select();
-      this.hooks.announce('The page may not use the clipboard here: the secret is selected, copy it.');
+      this.hooks.announce(t().clipboardRefused);
     }
   }
 
@@ -131,19 +149,21 @@ export class SystemsView {
       'li',
       { class: 'webhook', 'data-id': client.id },
       h('div', { class: 'webhook-head' }, h('h4', { id: headingId }, client.name)),
-      h('p', { class: 'meta' }, 'Client id ', h('code', {}, client.clientId)),
-      h('p', { class: 'meta' }, `Scopes: ${client.scopes.join(', ')}`),
+      h('p', { class: 'meta' }, `${t().clientId} `, h('code', {}, client.clientId)),
+      h('p', { class: 'meta' }, t().scopesList(client.scopes.join(', '))),
       h(
         'p',
         { class: 'meta' },
-        `Registered ${formatInstant(client.createdAt)} · last used ` +
-          (client.lastUsedAt === null ? 'never' : formatInstant(client.lastUsedAt)),
+        t().registeredAndLastUsed(
+          formatInstant(client.createdAt),
+          client.lastUsedAt === null ? null : formatInstant(client.lastUsedAt),
+        ),
       ),
       h(
         'div',
         { class: 'actions' },
-        action('New secret', () => this.rotate(client)),
-        action('Delete', () => this.delete(client)),
+        action(t().newSecret, () => this.rotate(client)),
+        action(t().delete, () => this.delete(client)),
       ),
     );
   }
@@ -151,17 +171,13 @@ export class SystemsView {
   private async rotate(client: ClientApplication): Promise<void> {
     const secret = await this.api.rotateClientSecret(client.id);
     this.showSecret(client.name, client.clientId, secret);
-    this.hooks.announce(`${client.name}: new secret shown once; the old one works for 24 hours more.`);
+    this.hooks.announce(t().systemSecretRotated(client.name));
   }
 
   private async delete(client: ClientApplication): Promise<void> {
-    if (
-      !window.confirm(`Delete ${client.name}? Its secret stops working at once, its tokens within a minute.`)
-    ) {
-      return;
-    }
+    if (!window.confirm(t().confirmSystemDeletion(client.name))) return;
     await this.api.deleteClient(client.id);
-    this.hooks.announce(`${client.name}: deleted.`);
+    this.hooks.announce(t().deleted(client.name));
     await this.reload();
   }
 }

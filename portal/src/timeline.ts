@@ -1,29 +1,31 @@
 import type { FollowUpEvent, ProcessSummary } from './api';
-import { formatDate, formatInstant, h } from './dom';
+import { h } from './dom';
+import { formatDate, formatInstant } from './i18n/format';
+import { t } from './i18n/messages';
 
-/** How each follow-up code is drawn: a short label and a symbol that reads without colour. */
-const EVENT_STYLES: Record<FollowUpEvent['code'], { label: string; symbol: string }> = {
-  PROCESS_OPENED: { label: 'Opened', symbol: '◆' },
-  BOOKING_CONFIRMED: { label: 'Booked', symbol: '✓' },
-  CARGO_RECEIVED: { label: 'Cargo received', symbol: '▣' },
-  GATE_IN: { label: 'Gate in', symbol: '⇥' },
-  LOADED: { label: 'Loaded', symbol: '⤒' },
-  DEPARTED: { label: 'Departed', symbol: '➚' },
-  TRANSSHIPMENT: { label: 'Transshipment', symbol: '⇄' },
-  ARRIVED: { label: 'Arrived', symbol: '⚓' },
-  DISCHARGED: { label: 'Discharged', symbol: '⤓' },
-  DOCUMENTS_RECEIVED: { label: 'Documents', symbol: '▤' },
-  CUSTOMS_DECLARATION_REGISTERED: { label: 'Declaration registered', symbol: '§' },
-  CUSTOMS_CHANNEL_ASSIGNED: { label: 'Channel assigned', symbol: '◐' },
-  CUSTOMS_CLEARED: { label: 'Cleared', symbol: '✔' },
-  GATE_OUT: { label: 'Gate out', symbol: '⇤' },
-  DELIVERED: { label: 'Delivered', symbol: '★' },
-  CANCELLED: { label: 'Cancelled', symbol: '✕' },
-  NOTE: { label: 'Note', symbol: '•' },
+/** How each follow-up code is drawn: a symbol that reads without colour (its name is the catalogue's). */
+const EVENT_SYMBOLS: Record<FollowUpEvent['code'], string> = {
+  PROCESS_OPENED: '◆',
+  BOOKING_CONFIRMED: '✓',
+  CARGO_RECEIVED: '▣',
+  GATE_IN: '⇥',
+  LOADED: '⤒',
+  DEPARTED: '➚',
+  TRANSSHIPMENT: '⇄',
+  ARRIVED: '⚓',
+  DISCHARGED: '⤓',
+  DOCUMENTS_RECEIVED: '▤',
+  CUSTOMS_DECLARATION_REGISTERED: '§',
+  CUSTOMS_CHANNEL_ASSIGNED: '◐',
+  CUSTOMS_CLEARED: '✔',
+  GATE_OUT: '⇤',
+  DELIVERED: '★',
+  CANCELLED: '✕',
+  NOTE: '•',
 };
 
-export function eventLabel(code: FollowUpEvent['code']): string {
-  return EVENT_STYLES[code].label;
+function eventLabel(code: FollowUpEvent['code']): string {
+  return t().eventCodes[code];
 }
 
 /** Centre to centre, markers closer than this (px) would overlap: the widest is 2.2rem. */
@@ -61,7 +63,11 @@ function groupCloseMarkers(
         const holdsLast = members.some((member) => member.marker.classList.contains('last'));
         const first = members[0]!.event;
         const last = members[members.length - 1]!.event;
-        const label = `${members.length} events, ${formatInstant(first.occurredAt)} to ${formatInstant(last.occurredAt)}`;
+        const label = t().eventGroup(
+          members.length,
+          formatInstant(first.occurredAt),
+          formatInstant(last.occurredAt),
+        );
         const group = h(
           'button',
           {
@@ -128,11 +134,10 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
   const track = h('div', {
     class: 'timeline-track',
     role: 'list',
-    'aria-label': `Follow-up of ${process.numero}`,
+    'aria-label': t().followUpOf(process.numero),
   });
   const placedEvents: PlacedEvent[] = [];
   events.forEach((event, index) => {
-    const style = EVENT_STYLES[event.code];
     const time = times[index] ?? start;
     const isLast = event.id === process.lastFollow?.id;
     const summary = `${eventLabel(event.code)}, ${formatInstant(event.occurredAt)}: ${event.description}`;
@@ -150,8 +155,8 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
           onfocus: show(event),
           onmouseenter: show(event),
         },
-        h('span', { class: 'symbol', 'aria-hidden': 'true' }, style.symbol),
-        isLast ? h('span', { class: `event-label${side(time)}` }, style.label) : null,
+        h('span', { class: 'symbol', 'aria-hidden': 'true' }, EVENT_SYMBOLS[event.code]),
+        isLast ? h('span', { class: `event-label${side(time)}` }, eventLabel(event.code)) : null,
       ),
       time,
     );
@@ -160,11 +165,11 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
   });
   groupCloseMarkers(track, placedEvents, describeAll);
   if (eta !== null) {
-    const label = `ETA ${formatDate(process.summary.eta)}`;
+    const label = t().etaMarker(formatDate(process.summary.eta));
     track.append(placed(h('span', { class: `timeline-marker eta${side(eta)}`, title: label }, label), eta));
   }
   if (freeTime !== null) {
-    const label = `Free time until ${formatDate(process.summary.freeTimeEndsAt)}`;
+    const label = t().freeTimeUntil(formatDate(process.summary.freeTimeEndsAt));
     track.append(
       placed(
         h('span', { class: `timeline-marker free-time${side(freeTime)}`, title: label }, label),
@@ -195,6 +200,6 @@ export function renderTimeline(process: ProcessSummary): HTMLElement {
     { class: 'timeline' },
     h('div', { class: 'timeline-scroll' }, track),
     caption,
-    h('details', {}, h('summary', {}, `All ${events.length} events`), list),
+    h('details', {}, h('summary', {}, t().allEvents(events.length)), list),
   );
 }

@@ -1,22 +1,17 @@
 import type { ChangeKind, DeliveryOutcome, PortalApi, Webhook, WebhookDelivery, WebhookStart } from './api';
-import { byId, formatInstant, h } from './dom';
+import { byId, h } from './dom';
+import { en } from './i18n/en';
+import { formatInstant, formatMilliseconds, formatNumber } from './i18n/format';
+import { onLanguageChange } from './i18n/language';
+import { t } from './i18n/messages';
 
-/** Every kind of change, as the form offers it; a kind the API adds fails the type check here. */
-const KIND_LABELS: Record<ChangeKind, string> = {
-  PROCESS_ADDED: 'process added',
-  STATUS_CHANGED: 'status changed',
-  FOLLOW_ADDED: 'follow-up added',
-  FOLLOW_REMOVED: 'follow-up removed',
-  CUSTOMS_CHANGED: 'customs changed',
-  ETA_CHANGED: 'ETA changed',
-  PROCESS_UPDATED: 'process updated',
-};
-const KINDS = Object.keys(KIND_LABELS) as ChangeKind[];
-/** What the deliveries log says an attempt carried: a change, or the test message. */
-const DELIVERY_KIND_LABELS: Record<WebhookDelivery['kind'], string> = {
-  ...KIND_LABELS,
-  WEBHOOK_TEST: 'test message',
-};
+/**
+ * Every kind of change, as the form offers it: those the catalogue names (which a kind the API
+ * adds fails to type-check), but the test message, which only the deliveries log shows.
+ */
+const KINDS = (Object.keys(en.changeKinds) as Array<keyof typeof en.changeKinds>).filter(
+  (kind): kind is ChangeKind => kind !== 'WEBHOOK_TEST',
+);
 const OUTCOMES = { all: undefined, failed: 'failed', succeeded: 'succeeded' } as const satisfies Record<
   string,
   DeliveryOutcome | undefined
@@ -44,21 +39,35 @@ export class WebhooksView {
   private readonly outcomeFilter = byId<HTMLSelectElement>('deliveries-outcome');
   /** The webhook whose deliveries are open, and the `next` of the last page shown. */
   private open: { webhook: Webhook; next: string | null } | null = null;
+  /** The webhooks and attempts listed last, drawn again when the language changes. */
+  private webhooks: Webhook[] = [];
+  private deliveries: WebhookDelivery[] = [];
 
   constructor(
     private readonly api: PortalApi,
     private readonly hooks: WebhooksViewHooks,
   ) {
+    const kindNames = KINDS.map((kind) => ({ kind, name: h('span', {}) }));
     byId('webhook-kinds').append(
-      ...KINDS.map((kind) =>
+      ...kindNames.map(({ kind, name }) =>
         h(
           'label',
           { class: 'option' },
           h('input', { type: 'checkbox', name: 'kinds', value: kind }),
-          ` ${KIND_LABELS[kind]}`,
+          ' ',
+          name,
         ),
       ),
     );
+    // Worded in each language; what is ticked stays ticked.
+    const wordKinds = () => {
+      for (const { kind, name } of kindNames) name.textContent = t().changeKinds[kind];
+    };
+    wordKinds();
+    onLanguageChange(() => {
+      wordKinds();
+      if (this.visible) this.render();
+    });
     this.createForm.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.run(() => this.create());
@@ -89,6 +98,7 @@ export class WebhooksView {
     this.section.hidden = true;
     this.forgetSecret();
     this.closeDeliveries();
+    this.webhooks = [];
     byId('webhook-list').replaceChildren();
   }
 
@@ -103,17 +113,27 @@ export class WebhooksView {
 
   private async reload(): Promise<void> {
     const webhooks = await this.api.webhooks();
-    byId('webhook-list-meta').textContent =
-      webhooks.length === 0
-        ? 'No webhooks yet.'
-        : `${webhooks.length} webhook${webhooks.length === 1 ? '' : 's'}`;
-    byId('webhook-list').replaceChildren(...webhooks.map((webhook) => this.renderWebhook(webhook)));
+    this.webhooks = webhooks;
+    this.renderWebhooks();
     const open = this.open;
     if (open !== null) {
       const current = webhooks.find((webhook) => webhook.id === open.webhook.id);
       if (current === undefined) this.closeDeliveries();
       else open.webhook = current;
     }
+  }
+
+  /** Everything this view drew, in the language now chosen. */
+  private render(): void {
+    this.renderWebhooks();
+    if (this.open !== null) this.renderDeliveries();
+  }
+
+  private renderWebhooks(): void {
+    const { webhooks } = this;
+    byId('webhook-list-meta').textContent =
+      webhooks.length === 0 ? t().noWebhooks : t().webhooksCount(webhooks.length);
+    byId('webhook-list').replaceChildren(...webhooks.map((webhook) => this.renderWebhook(webhook)));
   }
 
   private async create(): Promise<void> {
@@ -130,7 +150,7 @@ export class WebhooksView {
     this.secretValue.value = created.secret;
     this.secretPanel.hidden = false;
     this.secretPanel.focus();
-    this.hooks.announce(`Webhook created. Its signing secret is shown once: copy it now.`);
+    this.hooks.announce(t().webhookCreated);
     await this.reload();
   }
 
@@ -138,11 +158,11 @@ export class WebhooksView {
   private async copySecret(): Promise<void> {
     try {
       await navigator.clipboard.writeText(this.secretValue.value);
-      this.hooks.announce('Secret copied to the clipboard.');
+      this.hooks.announce(t().secretCopied);
     } catch {
       this.secretValue.focus();
       this.secretValue.select();
-      this.hooks.announce('The page may not use the clipboard here: the secret is selected, copy it.');
+      this.hooks.announce(t().clipboardRefused);
     }
   }
 
@@ -173,42 +193,52 @@ export class WebhooksView {
         'div',
         { class: 'webhook-head' },
         h('h4', { id: headingId }, webhook.url),
-        h('span', { class: `status webhook-${webhook.status.toLowerCase()}` }, webhook.status),
+        h(
+          'span',
+          { class: `status webhook-${webhook.status.toLowerCase()}` },
+          t().webhookStatuses[webhook.status],
+        ),
       ),
       webhook.description === null ? null : h('p', {}, webhook.description),
       h(
         'p',
         { class: 'meta' },
-        `Kinds: ${webhook.kinds === null ? 'every kind' : webhook.kinds.map((kind) => KIND_LABELS[kind]).join(', ')}` +
-          ` · created ${formatInstant(webhook.createdAt)}`,
+        t().kindsAndCreated(
+          webhook.kinds === null ? null : webhook.kinds.map((kind) => t().changeKinds[kind]).join(', '),
+          formatInstant(webhook.createdAt),
+        ),
       ),
       webhook.disabledReason === null
         ? null
-        : h('p', { class: 'meta' }, `Disabled: ${webhook.disabledReason}`),
+        : h('p', { class: 'meta' }, t().disabledBecause(webhook.disabledReason)),
       webhook.failedAttempts === 0
         ? null
         : h(
             'p',
             { class: 'meta' },
-            `${webhook.failedAttempts} failed attempt${webhook.failedAttempts === 1 ? '' : 's'} of the next change` +
-              (webhook.nextAttemptAt === null ? '' : `; tried again ${formatInstant(webhook.nextAttemptAt)}`),
+            t().failedAttempts(
+              webhook.failedAttempts,
+              webhook.nextAttemptAt === null ? null : formatInstant(webhook.nextAttemptAt),
+            ),
           ),
       h(
         'div',
         { class: 'actions' },
         paused
-          ? action('Resume', () => this.setStatus(webhook, 'ACTIVE'), false)
-          : action('Pause', () => this.setStatus(webhook, 'PAUSED')),
-        action('Send test', () => this.sendTest(webhook)),
-        action('Deliveries', () => this.openDeliveries(webhook)),
-        action('Delete', () => this.delete(webhook)),
+          ? action(t().resume, () => this.setStatus(webhook, 'ACTIVE'), false)
+          : action(t().pause, () => this.setStatus(webhook, 'PAUSED')),
+        action(t().sendTest, () => this.sendTest(webhook)),
+        action(t().deliveries, () => this.openDeliveries(webhook)),
+        action(t().delete, () => this.delete(webhook)),
       ),
     );
   }
 
   private async setStatus(webhook: Webhook, status: 'ACTIVE' | 'PAUSED'): Promise<void> {
     await this.api.updateWebhook(webhook.id, { status });
-    this.hooks.announce(`${webhook.url}: ${status === 'ACTIVE' ? 'resumed' : 'paused'}.`);
+    this.hooks.announce(
+      status === 'ACTIVE' ? t().webhookResumed(webhook.url) : t().webhookPaused(webhook.url),
+    );
     await this.reload();
     // The button was replaced by its opposite: keep the keyboard where it was.
     byId('webhook-list')
@@ -218,21 +248,19 @@ export class WebhooksView {
 
   private async sendTest(webhook: Webhook): Promise<void> {
     const { messageId } = await this.api.sendWebhookTest(webhook.id);
-    this.hooks.announce(
-      `${webhook.url}: test message ${messageId} sent; its attempt shows among the deliveries.`,
-    );
+    this.hooks.announce(t().testSent(webhook.url, messageId));
   }
 
   private async resend(delivery: WebhookDelivery): Promise<void> {
     if (this.open === null) return;
     const { messageId } = await this.api.resendWebhookDelivery(this.open.webhook.id, delivery.id);
-    this.hooks.announce(`${messageId} sent again; refresh to see its attempt.`);
+    this.hooks.announce(t().resent(messageId));
   }
 
   private async delete(webhook: Webhook): Promise<void> {
-    if (!window.confirm(`Delete the webhook to ${webhook.url}? Its deliveries log goes with it.`)) return;
+    if (!window.confirm(t().confirmWebhookDeletion(webhook.url))) return;
     await this.api.deleteWebhook(webhook.id);
-    this.hooks.announce(`${webhook.url}: deleted.`);
+    this.hooks.announce(t().deleted(webhook.url));
     await this.reload();
   }
 
@@ -248,16 +276,25 @@ export class WebhooksView {
   private async showDeliveries(): Promise<void> {
     if (this.open === null) return;
     const page = await this.api.webhookDeliveries(this.open.webhook.id, this.outcome);
-    byId('deliveries-heading').textContent = `Deliveries to ${this.open.webhook.url}`;
-    byId('deliveries-caption').textContent =
-      page.data.length === 0 ? 'No attempt yet' : 'Attempts, newest first';
-    byId('deliveries-rows').replaceChildren(...page.data.map((delivery) => this.renderDelivery(delivery)));
+    this.deliveries = page.data;
+    this.renderDeliveries();
     this.showNext(page.next);
+  }
+
+  private renderDeliveries(): void {
+    if (this.open === null) return;
+    byId('deliveries-heading').textContent = t().deliveriesTo(this.open.webhook.url);
+    byId('deliveries-caption').textContent =
+      this.deliveries.length === 0 ? t().noAttemptYet : t().attemptsNewestFirst;
+    byId('deliveries-rows').replaceChildren(
+      ...this.deliveries.map((delivery) => this.renderDelivery(delivery)),
+    );
   }
 
   private async showOlderDeliveries(): Promise<void> {
     if (this.open === null || this.open.next === null) return;
     const page = await this.api.webhookDeliveries(this.open.webhook.id, this.outcome, this.open.next);
+    this.deliveries.push(...page.data);
     byId('deliveries-rows').append(...page.data.map((delivery) => this.renderDelivery(delivery)));
     this.showNext(page.next);
   }
@@ -269,18 +306,18 @@ export class WebhooksView {
   private renderDelivery(delivery: WebhookDelivery): HTMLElement {
     const answer =
       delivery.responseStatus === null
-        ? (delivery.error ?? 'no answer')
+        ? (delivery.error ?? t().noAnswer)
         : `${delivery.responseStatus}${delivery.error === null ? '' : ` · ${delivery.error}`}`;
     const rowId = `delivery-${delivery.id}`;
     return h(
       'tr',
       { class: delivery.error === null ? 'delivered' : 'failed' },
       h('td', {}, formatInstant(delivery.attemptedAt)),
-      h('td', {}, DELIVERY_KIND_LABELS[delivery.kind]),
+      h('td', {}, t().changeKinds[delivery.kind]),
       h('td', { id: rowId }, h('code', {}, delivery.messageId)),
-      h('td', {}, String(delivery.attempt)),
+      h('td', {}, formatNumber(delivery.attempt)),
       h('td', {}, answer),
-      h('td', {}, `${delivery.durationMs} ms`),
+      h('td', {}, formatMilliseconds(delivery.durationMs)),
       h('td', {}, formatInstant(delivery.nextAttemptAt)),
       h(
         'td',
@@ -293,7 +330,7 @@ export class WebhooksView {
             'aria-describedby': rowId,
             onclick: () => void this.run(() => this.resend(delivery)),
           },
-          'Resend',
+          t().resend,
         ),
       ),
     );
@@ -306,6 +343,7 @@ export class WebhooksView {
 
   private closeDeliveries(): void {
     this.open = null;
+    this.deliveries = [];
     this.deliveriesPanel.hidden = true;
     byId('deliveries-rows').replaceChildren();
   }
@@ -318,7 +356,7 @@ export class WebhooksView {
         ? { since: utcInstant(field(data, 'since')) }
         : { after: field(data, 'after') };
     const webhook = await this.api.replayWebhook(this.open.webhook.id, start);
-    this.hooks.announce(`${webhook.url}: delivery goes back to the point asked for.`);
+    this.hooks.announce(t().replayed(webhook.url));
     await this.reload();
   }
 }

@@ -25,6 +25,8 @@ export async function launchChromium(suite: string, extraArgs: string[] = []): P
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
+      // The portal speaks the browser's language: English unless a page asks for another (`locale`).
+      '--lang=en-US',
       ...extraArgs,
     ],
   });
