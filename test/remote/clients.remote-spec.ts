@@ -255,16 +255,21 @@ const served = CLIENT_OPERATIONS.every((operationId) => api.conformance.operatio
     },
   );
 
-  it('deletes it: 204, then a missing one, whose secret gets no token', async () => {
+  it('deletes it: 204, then a missing one, whose secret gets no token and whose tokens are revoked', async () => {
+    const credentials = basic(client.clientId, client.clientSecret);
+    const systemToken = (await askToken('grant_type=client_credentials', credentials)).body.access_token;
+    const before = await api.get('/api/processes?pageSize=1', { token: systemToken });
+
     const deleted = await api.request('DELETE', `/api/clients/${client.id}`, { token });
     const gone = await api.get<Problem>(`/api/clients/${client.id}`, { token });
-    const refused = await askToken(
-      'grant_type=client_credentials',
-      basic(client.clientId, client.clientSecret),
-    );
+    const refused = await askToken('grant_type=client_credentials', credentials);
+    const revoked = await api.get<Problem>('/api/processes?pageSize=1', { token: systemToken });
 
+    expect(before.status).toBe(200);
     expect(deleted.status).toBe(204);
     expect(gone.status).toBe(404);
     expect(refused.status).toBe(401);
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers['www-authenticate']).toMatch(/error="invalid_token".*revoked/);
   });
 });
