@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 const LAYERS = [
   ['config', 'domain'], // settings and the closed vocabularies: import nothing of ours
   ['common'], // HTTP plumbing, problem details, validation, clock
+  ['visibility'], // who may see which customers' processes: the one answer every feature asks
   ['logging', 'tracing'],
   ['database', 'redis', 'metrics', 'lifecycle'], // infrastructure
   ['operations', 'rate-limit'], // the port to the operations system; request limits
@@ -31,6 +32,9 @@ if (unlayered.length > 0) {
 
 const PRODUCTION = { path: '^src/', pathNot: ['[.-]spec\\.ts$', '^src/testing/'] };
 const folder = (name) => `^src/${name}/`;
+// Each feature declares its environment variables beside its code (`src/<feature>/<feature>.config.ts`),
+// and src/config/ assembles them: those files belong to the config layer, wherever they sit.
+const FEATURE_CONFIG = '^src/[^/]+/[^/]+\\.config\\.ts$';
 
 const layerRules = LAYERS.flatMap((layer, index) => {
   const above = LAYERS.slice(index + 1).flat();
@@ -42,7 +46,7 @@ const layerRules = LAYERS.flatMap((layer, index) => {
       comment: `${name} may import only lower layers (see LAYERS in .dependency-cruiser.mjs)`,
       severity: 'error',
       from: { ...PRODUCTION, path: folder(name) },
-      to: { path: forbidden.map(folder) },
+      to: { path: forbidden.map(folder), pathNot: FEATURE_CONFIG },
     }));
 });
 
@@ -50,6 +54,13 @@ const layerRules = LAYERS.flatMap((layer, index) => {
 export default {
   forbidden: [
     ...layerRules,
+    {
+      name: 'feature-config-is-config',
+      comment: 'a feature config file is read by src/config/: it imports only the config and domain layers',
+      severity: 'error',
+      from: { path: FEATURE_CONFIG, pathNot: folder('config') },
+      to: { path: '^src/', pathNot: '^src/(config|domain)/' },
+    },
     {
       name: 'no-circular',
       comment: 'modules that import each other, however indirectly, cannot be understood or tested apart',

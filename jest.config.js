@@ -37,6 +37,8 @@ export default {
       ...shared,
       displayName: 'unit',
       rootDir: 'src',
+      // The house's generator (`nest g feature`) is tested here too, on a virtual tree.
+      roots: ['<rootDir>', '<rootDir>/../schematics'],
       testMatch: ['**/*.spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/testing/unit-tier.setup.ts'],
     },

@@ -1,5 +1,6 @@
-// The drizzle schema (src/database/schema.ts) and the SQL migrations must say the same thing: a
-// change to one without the other (a new change kind, a column) fails here, not at runtime.
+// The drizzle schema (one file a table in src/database/schema/, gathered by src/database/schema.ts)
+// and the SQL migrations must say the same thing: a change to one without the other (a new change
+// kind, a column) fails here, not at runtime.
 // drizzle-kit generates into a copy of migrations/; any file it writes is a migration missing.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -26,12 +27,12 @@ try {
   const missing = readdirSync(copy).filter((file) => !before.has(file));
   if (missing.length > 0) {
     console.error(
-      `src/database/schema.ts differs from migrations/: drizzle-kit would write ${missing.join(', ')}.\n` +
+      `src/database/schema/ differs from migrations/: drizzle-kit would write ${missing.join(', ')}.\n` +
         'Run `npx drizzle-kit generate --name <what-changed>`, review the SQL and commit it.',
     );
     process.exitCode = 1;
   } else {
-    console.log('schema.ts and migrations/ agree');
+    console.log('src/database/schema/ and migrations/ agree');
   }
 } finally {
   rmSync(copy, { recursive: true, force: true });

@@ -26,12 +26,14 @@ import { UsersRepository } from './users/users.repository.js';
 import { SignInStatus } from './sign-ins/sign-in-status.service.js';
 import { SignInsRepository } from './sign-ins/sign-ins.repository.js';
 import { ClockModule } from '../common/clock.module.js';
+import { VisibilityModule } from '../visibility/visibility.module.js';
 
 @Module({
   imports: [
     PassportModule,
     ClockModule,
     RateLimitModule,
+    VisibilityModule,
     JwtModule.registerAsync({ inject: [AppConfig], useFactory: jwtOptionsOf }),
   ],
   controllers: [AuthController, ClientsController, TokenController, AuthorizationServerMetadataController],

@@ -5,13 +5,14 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { Clock } from '../common/clock.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { AppConfig } from '../config/app.config.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { NotificationSubscription } from '../database/notification-listener.js';
+import { ProcessVisibility } from '../visibility/process-visibility.js';
 import { ChangeFeedMetrics } from './change-feed.metrics.js';
 import { CHANGES_CHANNEL } from './change-recorder.js';
 import { ChangeStreamLeases } from './change-stream-leases.js';
@@ -46,6 +47,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
     private readonly clock: Clock,
     private readonly metrics: ChangeFeedMetrics,
     private readonly leases: ChangeStreamLeases,
+    private readonly visibility: ProcessVisibility,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -85,10 +87,16 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
       lease.release();
       return;
     }
-    const stream = new ChangeStream(user.id, visibilityOf(user), position, response, (ended, reason) => {
-      lease.release();
-      this.ended(ended, reason);
-    });
+    const stream = new ChangeStream(
+      user.id,
+      this.visibility.of(user),
+      position,
+      response,
+      (ended, reason) => {
+        lease.release();
+        this.ended(ended, reason);
+      },
+    );
     this.streams.add(stream);
     this.metrics.streamOpened();
     stream.open(heartbeatSeconds * 1000, tokenExpiresAtMs - this.clock.now().getTime(), stalledReaderMs);
@@ -159,10 +167,7 @@ export class ChangeStreamHub implements OnApplicationBootstrap, BeforeApplicatio
       if (!stream.live) continue;
       let batch = batches.get(stream.audience);
       if (batch === undefined) {
-        const { customerIds } = stream.visibility;
-        batch = new ChangeBatch(
-          customerIds === null ? events : events.filter(({ customerId }) => customerIds.includes(customerId)),
-        );
+        batch = new ChangeBatch(this.visibility.filter(stream.visibility, events));
         batches.set(stream.audience, batch);
       }
       stream.deliver(batch);

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { RequiresScope } from '../auth/access/requires-access.decorator.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { tokenExpiresAtMs } from '../auth/jwt/token-expiry.js';
@@ -9,6 +9,7 @@ import { unauthorized } from '../auth/jwt/unauthorized.js';
 import { Clock } from '../common/clock.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { InvalidRequestException } from '../common/problems/problem.exception.js';
+import { ProcessVisibility } from '../visibility/process-visibility.js';
 import { isCursor } from './change-cursor.js';
 import { ChangeStreamHub } from './change-stream.hub.js';
 import { ChangesService } from './changes.service.js';
@@ -37,6 +38,7 @@ export class ChangesController {
     private readonly changes: ChangesService,
     private readonly hub: ChangeStreamHub,
     private readonly clock: Clock,
+    private readonly visibility: ProcessVisibility,
   ) {}
 
   @Get()
@@ -62,7 +64,7 @@ export class ChangesController {
     const limit = query.limit === undefined ? DEFAULT_CHANGES_LIMIT : Number(query.limit);
     // The page's JSON as it is, in bytes: no interceptor, whose Observable pipeline would cost
     // more than the rest of the handler.
-    return (await this.changes.page(query, limit, visibilityOf(user))).bytes;
+    return (await this.changes.page(query, limit, this.visibility.of(user))).bytes;
   }
 
   @Get('stream')

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app.config.js';
 import { RedisConnection } from '../redis/redis.connection.js';
 import { RedisModule } from '../redis/redis.module.js';
 import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
+import { VisibilityModule } from '../visibility/visibility.module.js';
 import { ChangeRetention } from './change-retention.js';
 import { ChangeStreamLeases, MemoryChangeStreamLeases } from './change-stream-leases.js';
 import { ChangeStreamHub } from './change-stream.hub.js';
@@ -16,7 +17,7 @@ import { ChangeFeedMetrics } from './change-feed.metrics.js';
 
 /** The change feed: `GET /api/changes`, its live stream, and the retention of recorded changes. */
 @Module({
-  imports: [ClockModule, RedisModule, MetricsModule],
+  imports: [ClockModule, RedisModule, MetricsModule, VisibilityModule],
   controllers: [ChangesController],
   providers: [
     ChangesRepository,

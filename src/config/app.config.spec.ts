@@ -1,4 +1,5 @@
-import { ConfigurationError, loadAppConfig, startupLogSettings } from './app.config.js';
+import { ConfigurationError, loadAppConfig } from './app.config.js';
+import { startupLogSettings } from './server.config.js';
 
 const SECRET = 'x'.repeat(32);
 

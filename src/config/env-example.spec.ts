@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { getMetadataStorage } from 'class-validator';
-import { EnvironmentVariables } from './environment.variables.js';
+import { FEATURE_CONFIGS } from './app.config.js';
+import type { FeatureConfig } from './feature-config.js';
 
+const SRC = new URL('../', import.meta.url);
 const ENV_EXAMPLE = new URL('../../.env.example', import.meta.url);
 
 /** The variables `.env.example` sets, commented out or not. */
@@ -11,22 +13,45 @@ function exampleVariables(): string[] {
   );
 }
 
-/** The variables the configuration validates: every one it reads. */
-function configuredVariables(): string[] {
-  const validations = getMetadataStorage().getTargetValidationMetadatas(
-    EnvironmentVariables,
-    '',
-    true,
-    false,
+/** Every feature configuration declared in a `src/<folder>/*.config.ts`, wired or not. */
+async function declaredFeatureConfigs(): Promise<FeatureConfig<object, unknown>[]> {
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((path) =>
+    /^[^/]+\/[^/]+\.config\.ts$/.test(path),
   );
+  const modules = await Promise.all(
+    files.map(async (path) => (await import(`../${path.replace(/\.ts$/, '.js')}`)) as object),
+  );
+  return modules.flatMap((exports) => Object.values(exports).filter(isFeatureConfig));
+}
+
+const isFeatureConfig = (value: unknown): value is FeatureConfig<object, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  'variables' in value &&
+  typeof value.variables === 'function';
+
+/** The variables a configuration class validates. */
+function variablesOf(feature: FeatureConfig<object, unknown>): string[] {
+  const validations = getMetadataStorage().getTargetValidationMetadatas(feature.variables, '', true, false);
   return [...new Set(validations.map((validation) => validation.propertyName))];
 }
 
+describe('feature configurations', () => {
+  it('are each validated at start-up', async () => {
+    const declared = await declaredFeatureConfigs();
+
+    expect(declared.length).toBeGreaterThan(1);
+    expect(declared.filter((feature) => !Object.values(FEATURE_CONFIGS).includes(feature))).toEqual([]);
+  });
+});
+
 describe('.env.example', () => {
-  it('lists exactly the variables the configuration reads, each once', () => {
+  it('lists exactly the variables the feature configurations read, each once', async () => {
     const listed = exampleVariables();
+    const configured = (await declaredFeatureConfigs()).flatMap(variablesOf);
 
     expect(listed.filter((name, index) => listed.indexOf(name) !== index)).toEqual([]);
-    expect([...listed].sort()).toEqual(configuredVariables().sort());
+    expect(configured.filter((name, index) => configured.indexOf(name) !== index)).toEqual([]);
+    expect([...listed].sort()).toEqual(configured.sort());
   });
 });

@@ -10,12 +10,7 @@ export interface AuthenticatedUser {
   customerIds: string[];
 }
 
-/** Who may see what: `null` customer ids means every customer (staff). */
+/** Who may see what (`ProcessVisibility` decides): `null` customer ids means every customer. */
 export interface Visibility {
   customerIds: string[] | null;
-}
-
-/** What a user may see: staff every customer, anyone else their own customers' processes only. */
-export function visibilityOf(user: AuthenticatedUser): Visibility {
-  return { customerIds: user.role === 'staff' ? null : user.customerIds };
 }

@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
-import type { LogSettings } from '../config/app.config.js';
+import type { LogSettings } from '../config/server.config.js';
 import { LOG_SERIALIZERS, REDACTED_PATHS, logLineWithoutStatementParameters } from './log-serializers.js';
 
 /** Where log lines go: stdout unless a test hands in a stream of its own. */

@@ -3,6 +3,7 @@ import { MetricsModule } from '../metrics/metrics.module.js';
 import { ClockModule } from '../common/clock.module.js';
 import { OperationsModule } from '../operations/operations.module.js';
 import { RedisConnection } from '../redis/redis.connection.js';
+import { VisibilityModule } from '../visibility/visibility.module.js';
 import { REDIS_KEY_PREFIX } from '../redis/redis-key-prefix.js';
 import { EnrichmentCacheStore } from './enrichment/enrichment-cache.store.js';
 import { EnrichmentMetrics, PrometheusEnrichmentMetrics } from './enrichment/enrichment.metrics.js';
@@ -14,7 +15,7 @@ import { ProcessesRepository } from './processes.repository.js';
 import { ProcessesService } from './processes.service.js';
 
 @Module({
-  imports: [ClockModule, OperationsModule, MetricsModule],
+  imports: [ClockModule, OperationsModule, MetricsModule, VisibilityModule],
   controllers: [ProcessesController],
   providers: [
     ProcessesService,

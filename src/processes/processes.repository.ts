@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, gte, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
+import { GenerateSql } from '../database/generate-sql.decorator.js';
+import { FIND_SQL_EXAMPLES, LIST_SQL_EXAMPLES } from './list-sql-examples.js';
 import {
   prepared,
   preparedOnce,
@@ -22,17 +24,14 @@ import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { Visibility } from '../domain/authenticated-user.js';
 import type { ProcessListCriteria, ProcessSort } from './process-list.criteria.js';
 import {
-  countSourceOf,
-  filterConditions,
-  filtersShapeOf,
-  filterValuesOf,
+  filterPlanOf,
   hasLowerBound,
   hasUpperBound,
-  keptTotalsConditions,
   matching,
   multiplicityOf,
-  updatedRangeFilter,
   updatedParam,
+  type CountPlan,
+  type FilterPlan,
   type FiltersShape,
 } from './list/process-filters.js';
 
@@ -107,12 +106,14 @@ export class ProcessesRepository {
 
   constructor(private readonly database: DatabaseService) {}
 
+  @GenerateSql(...LIST_SQL_EXAMPLES)
   async list(criteria: ProcessListCriteria, visibility: Visibility): Promise<ProcessPage> {
-    const statements = this.listStatementsFor(criteria, visibility);
+    const filters = filterPlanOf(criteria);
+    const statements = this.listStatementsFor(criteria, visibility, filters);
     const offset = (criteria.page - 1) * criteria.pageSize;
     const values: StatementValues = {
       ...visibilityValues(visibility),
-      ...filterValuesOf(criteria),
+      ...filters.values,
       limit: criteria.pageSize,
       offset,
     };
@@ -128,6 +129,7 @@ export class ProcessesRepository {
    * The process if it exists and the caller may see it (the two cases are not told apart): its
    * list item, and the customs declaration and ETA history stored with it, which only the detail shows.
    */
+  @GenerateSql(...FIND_SQL_EXAMPLES)
   async findVisible(numero: string, visibility: Visibility): Promise<StoredProcess | null> {
     const customers = multiplicityOf(visibility.customerIds);
     const statement = preparedOnce(this.findStatements, customers, () => this.prepareFind(customers));
@@ -137,14 +139,18 @@ export class ProcessesRepository {
       : { summary: toSummaryJson(row).parse(), customs: row.customs, etaHistory: row.etaHistory };
   }
 
-  private listStatementsFor(criteria: ProcessListCriteria, visibility: Visibility): ListStatements {
-    const shape = listShapeOf(criteria, visibility);
-    return preparedOnce(this.listStatements, JSON.stringify(shape), () => this.prepareList(shape));
+  private listStatementsFor(
+    criteria: ProcessListCriteria,
+    visibility: Visibility,
+    filters: FilterPlan,
+  ): ListStatements {
+    const shape = listShapeOf(criteria, visibility, filters);
+    return preparedOnce(this.listStatements, JSON.stringify(shape), () => this.prepareList(shape, filters));
   }
 
-  private prepareList(shape: ListShape): ListStatements {
-    const where = and(visibleTo(shape), ...filterConditions(shape.filters));
-    const count = this.countOf(shape, where);
+  private prepareList(shape: ListShape, filters: FilterPlan): ListStatements {
+    const where = and(visibleTo(shape), ...filters.conditions);
+    const count = this.countOf(shape, filters.count, where);
 
     // Deferred join: the page's numeros come from the indexes alone, and only those rows are
     // joined to their items (otherwise every skipped row of a deep page would be read too).
@@ -162,45 +168,41 @@ export class ProcessesRepository {
   }
 
   /** From the cheapest kept totals that carry every set filter; by counting rows otherwise. */
-  private countOf(shape: ListShape, where: SQL | undefined) {
-    const source = countSourceOf(shape.filters);
-    switch (source) {
+  private countOf(shape: ListShape, count: CountPlan, where: SQL | undefined) {
+    switch (count.source) {
       case 'totals':
-        return this.countFromTotals(shape);
+        return this.countFromTotals(shape, count);
       case 'dailyTotals':
-        return this.countFromDailyTotals(shape);
+        return this.countFromDailyTotals(shape, count);
       case 'rows':
         return this.database.db
           .select({ totalItems: sql<number>`count(*)::int` })
           .from(processes)
           .where(where);
       default:
-        throw new Error(`no count from ${String(source satisfies never)}`);
+        throw new Error(`no count from ${String(count satisfies never)}`);
     }
   }
 
   /** Totals kept per customer, status, type, mode and channel: a few hundred rows a customer at most. */
-  private countFromTotals(shape: ListShape) {
+  private countFromTotals(shape: ListShape, count: CountPlan & { source: 'totals' }) {
     return this.database.db
       .select({ totalItems: sql<number>`coalesce(sum(${processCounts.total}), 0)::int` })
       .from(processCounts)
-      .where(
-        and(visibleTo(shape, processCounts.customerId), ...keptTotalsConditions(shape.filters, 'totals')),
-      );
+      .where(and(visibleTo(shape, processCounts.customerId), ...count.conditions));
   }
 
   /**
    * An updated range's whole UTC days from the per-day totals, plus its partial first and last
    * days counted in `processes` (see `updatedRangeDays`).
    */
-  private countFromDailyTotals(shape: ListShape) {
-    const range = shape.filters[updatedRangeFilter.name];
-    const hasStart = hasLowerBound(range);
-    const hasEnd = hasUpperBound(range);
+  private countFromDailyTotals(shape: ListShape, count: CountPlan & { source: 'dailyTotals' }) {
+    const hasStart = hasLowerBound(count.range);
+    const hasEnd = hasUpperBound(count.range);
     const edge = (from: Placeholder, before: Placeholder) =>
       sql` + (SELECT count(*) FROM ${processes} WHERE ${and(
         visibleTo(shape),
-        ...filterConditions(shape.filters, updatedRangeFilter),
+        ...count.edgeConditions,
         gte(processes.updatedAt, from),
         lt(processes.updatedAt, before),
       )})`;
@@ -214,7 +216,7 @@ export class ProcessesRepository {
       .where(
         and(
           visibleTo(shape, processDailyCounts.customerId),
-          ...keptTotalsConditions(shape.filters, 'dailyTotals'),
+          ...count.conditions,
           hasStart ? gte(processDailyCounts.day, updatedParam.wholeDaysFrom) : undefined,
           hasEnd ? lt(processDailyCounts.day, updatedParam.wholeDaysBefore) : undefined,
         ),
@@ -271,12 +273,8 @@ interface ListShape {
   filters: FiltersShape;
 }
 
-function listShapeOf(criteria: ProcessListCriteria, visibility: Visibility): ListShape {
-  return {
-    sort: criteria.sort,
-    customers: multiplicityOf(visibility.customerIds),
-    filters: filtersShapeOf(criteria),
-  };
+function listShapeOf(criteria: ProcessListCriteria, visibility: Visibility, filters: FilterPlan): ListShape {
+  return { sort: criteria.sort, customers: multiplicityOf(visibility.customerIds), filters: filters.shape };
 }
 
 /** The visibility's placeholder values: its one customer, or all of them as an array. */

@@ -9,6 +9,7 @@ import type { ProcessSummaryDto } from './dto/process-summary.response.dto.js';
 import type { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
 import { aListCriteria } from '../testing/list-criteria.factory.js';
 import type { ProcessesRepository } from './processes.repository.js';
+import { ProcessVisibility } from '../visibility/process-visibility.js';
 import { ProcessesService } from './processes.service.js';
 
 const customer: AuthenticatedUser = {
@@ -37,6 +38,7 @@ describe(ProcessesService.name, () => {
     sut = new ProcessesService(
       repository as unknown as ProcessesRepository,
       enrichment as unknown as ProcessEnrichmentService,
+      new ProcessVisibility(),
     );
   });
 

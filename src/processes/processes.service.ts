@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { JsonText } from '../common/http/json-text.js';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
 import { OperationsUnavailableError } from '../operations/operations.gateway.js';
+import { ProcessVisibility } from '../visibility/process-visibility.js';
 import type { ProcessDetailResponseDto } from './dto/process-detail.response.dto.js';
 import type { PageMetaDto, ProcessListResponseDto } from './dto/process-summary.response.dto.js';
 import { ProcessEnrichmentService } from './enrichment/process-enrichment.service.js';
@@ -25,11 +26,12 @@ export class ProcessesService {
   constructor(
     private readonly repository: ProcessesRepository,
     private readonly enrichment: ProcessEnrichmentService,
+    private readonly visibility: ProcessVisibility,
   ) {}
 
   /** The page as the JSON text sent (its items arrive rendered), and its `meta` for the links. */
   async list(criteria: ProcessListCriteria, user: AuthenticatedUser): Promise<ProcessListPage> {
-    const { items, totalItems } = await this.repository.list(criteria, visibilityOf(user));
+    const { items, totalItems } = await this.repository.list(criteria, this.visibility.of(user));
     const meta: PageMetaDto = {
       page: criteria.page,
       pageSize: criteria.pageSize,
@@ -41,7 +43,7 @@ export class ProcessesService {
 
   /** Visibility is settled in the database before the operations system is asked anything. */
   async detail(numero: string, user: AuthenticatedUser): Promise<ProcessDetailResponseDto> {
-    const stored = await this.repository.findVisible(numero, visibilityOf(user));
+    const stored = await this.repository.findVisible(numero, this.visibility.of(user));
     if (stored === null) throw notFound(numero);
     const { summary: process, customs, etaHistory } = stored;
 

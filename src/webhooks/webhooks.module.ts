@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { ChangesModule } from '../changes/changes.module.js';
 import { ClockModule } from '../common/clock.module.js';
+import { VisibilityModule } from '../visibility/visibility.module.js';
 import { DeliveriesRetention } from './delivery/deliveries-retention.js';
 import { DeliveryRunner } from './delivery/delivery-runner.js';
 import { ServiceDeliveryHostModule } from './delivery/service-delivery-host.module.js';
@@ -16,6 +17,7 @@ import { WebhooksService } from './webhooks.service.js';
   imports: [
     ClockModule,
     ChangesModule,
+    VisibilityModule,
     MetricsModule,
     ServiceDeliveryHostModule,
     WebhookDeliveryModule.within(ServiceDeliveryHostModule),

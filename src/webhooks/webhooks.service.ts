@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { decodeCursor } from '../changes/change-cursor.js';
 import { toUtcInstant } from '../common/instant.js';
-import { visibilityOf, type AuthenticatedUser } from '../domain/authenticated-user.js';
+import type { AuthenticatedUser } from '../domain/authenticated-user.js';
 import { ChangesService, type FeedStart } from '../changes/changes.service.js';
 import { Clock } from '../common/clock.js';
 import { InvalidRequestException, ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
+import { ProcessVisibility } from '../visibility/process-visibility.js';
 import { DeliveryRepository } from './delivery/delivery.repository.js';
 import { OutOfOrderSender } from './delivery/out-of-order-sender.js';
 import { DELIVERY_ID, type DeliveryLogOutcome } from './dto/webhook.query.dto.js';
@@ -45,6 +46,7 @@ export class WebhooksService {
     private readonly clock: Clock,
     private readonly deliveryRepository: DeliveryRepository,
     private readonly sender: OutOfOrderSender,
+    private readonly visibility: ProcessVisibility,
   ) {}
 
   async create(
@@ -59,7 +61,7 @@ export class WebhooksService {
       url: request.url,
       description: request.description ?? null,
       kinds: request.kinds ?? null,
-      customerIds: visibilityOf(user).customerIds,
+      customerIds: this.visibility.of(user).customerIds,
       position,
       encryptedSecret: this.cipher.encrypt(secret),
       now: this.clock.now(),

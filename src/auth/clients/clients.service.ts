@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { visibilityOf, type AuthenticatedUser } from '../../domain/authenticated-user.js';
+import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import { Clock } from '../../common/clock.js';
 import { ProblemException } from '../../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../../common/problems/problem-types.js';
+import { ProcessVisibility } from '../../visibility/process-visibility.js';
 import { CLIENTS_PER_USER, PREVIOUS_SECRET_VALID_MS, type ClientApplication } from './client-application.js';
 import { ClientAccessService } from './client-access.service.js';
 import { newClientId, newClientSecret, secretHashOf } from './client-credentials.js';
@@ -21,6 +22,7 @@ export class ClientsService {
     private readonly repository: ClientsRepository,
     private readonly access: ClientAccessService,
     private readonly clock: Clock,
+    private readonly visibility: ProcessVisibility,
   ) {}
 
   async create(
@@ -33,7 +35,7 @@ export class ClientsService {
       clientId: newClientId(),
       name: request.name,
       scopes: request.scopes,
-      customerIds: visibilityOf(user).customerIds,
+      customerIds: this.visibility.of(user).customerIds,
       secretHash: secretHashOf(clientSecret),
       now: this.clock.now(),
     });

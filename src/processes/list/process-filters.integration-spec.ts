@@ -14,7 +14,7 @@ import {
   type CustomsChannelFilter,
 } from '../../domain/process.vocabulary.js';
 import { ProcessesRepository } from '../processes.repository.js';
-import { countSourceOf, filtersShapeOf, PROCESS_FILTERS } from './process-filters.js';
+import { filterPlanOf, PROCESS_FILTERS } from './process-filters.js';
 
 const NO_FILTER = aListCriteria({ pageSize: 5 });
 
@@ -97,21 +97,21 @@ describe('list filters', () => {
       'freeTimeEnds',
       'delayedByDays',
     ]);
-    expect(countSourceOf(filtersShapeOf(NO_FILTER))).toBe('totals');
-    expect(
-      countSourceOf(filtersShapeOf({ ...NO_FILTER, customsChannels: ['NONE'], types: ['IMPORT'] })),
-    ).toBe('totals');
-    expect(
-      countSourceOf(filtersShapeOf({ ...NO_FILTER, statuses: ['OPEN'], updatedFrom: new Date(0) })),
-    ).toBe('dailyTotals');
+    expect(filterPlanOf(NO_FILTER).count.source).toBe('totals');
+    expect(filterPlanOf({ ...NO_FILTER, customsChannels: ['NONE'], types: ['IMPORT'] }).count.source).toBe(
+      'totals',
+    );
+    expect(filterPlanOf({ ...NO_FILTER, statuses: ['OPEN'], updatedFrom: new Date(0) }).count.source).toBe(
+      'dailyTotals',
+    );
     // The daily totals carry no mode: the updated range with a mode is counted row by row.
-    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, modes: ['SEA'], updatedFrom: new Date(0) }))).toBe(
+    expect(filterPlanOf({ ...NO_FILTER, modes: ['SEA'], updatedFrom: new Date(0) }).count.source).toBe(
       'rows',
     );
-    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, container: 'MSCU1234566' }))).toBe('rows');
-    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, etaFrom: '2026-03-01' }))).toBe('rows');
-    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, freeTimeEndsTo: '2026-03-01' }))).toBe('rows');
-    expect(countSourceOf(filtersShapeOf({ ...NO_FILTER, delayedByDays: 1 }))).toBe('rows');
+    expect(filterPlanOf({ ...NO_FILTER, container: 'MSCU1234566' }).count.source).toBe('rows');
+    expect(filterPlanOf({ ...NO_FILTER, etaFrom: '2026-03-01' }).count.source).toBe('rows');
+    expect(filterPlanOf({ ...NO_FILTER, freeTimeEndsTo: '2026-03-01' }).count.source).toBe('rows');
+    expect(filterPlanOf({ ...NO_FILTER, delayedByDays: 1 }).count.source).toBe('rows');
   });
 
   describe.each(TEST_DATABASE_TARGETS)('totalItems against counting by hand (%s)', (target) => {

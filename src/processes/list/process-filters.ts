@@ -25,7 +25,7 @@ interface FilterColumns {
   customsChannel?: AnyPgColumn | SQL;
 }
 
-export const PROCESS_COLUMNS: FilterColumns = {
+const PROCESS_COLUMNS: FilterColumns = {
   status: processes.status,
   type: processes.type,
   mode: processes.mode,
@@ -33,7 +33,7 @@ export const PROCESS_COLUMNS: FilterColumns = {
   customsChannel: sql`coalesce(${processes.customsChannel}, ${sql.raw(`'${NO_CUSTOMS_CHANNEL}'`)})`,
 };
 
-export const KEPT_TOTALS_COLUMNS: Record<KeptTotals, FilterColumns> = {
+const KEPT_TOTALS_COLUMNS: Record<KeptTotals, FilterColumns> = {
   totals: {
     status: processCounts.status,
     type: processCounts.type,
@@ -165,7 +165,7 @@ export const updatedParam = {
  * The half-open `updatedAt` range. Its daily totals count the range's whole UTC days; the
  * repository counts its partial first and last days in `processes` (see `updatedRangeDays`).
  */
-export const updatedRangeFilter: ProcessFilter<'updatedFrom' | 'updatedBefore'> = {
+const updatedRangeFilter: ProcessFilter<'updatedFrom' | 'updatedBefore'> = {
   name: 'updated',
   reads: ['updatedFrom', 'updatedBefore'],
   shapeOf: (criteria) => rangeShapeOf(criteria.updatedFrom, criteria.updatedBefore),
@@ -210,7 +210,7 @@ const delayedByDays: ProcessFilter<'delayedByDays'> = {
   countedBy: [],
 };
 
-/** Every filter of the list; the README's "How to add a list filter" says what else a new one needs. */
+/** Every filter of the list; docs/extending.md's "How to add a list filter" says what else a new one needs. */
 export const PROCESS_FILTERS = [
   vocabularyFilter('status', 'statuses', ['totals', 'dailyTotals']),
   vocabularyFilter('type', 'types', ['totals']),
@@ -247,40 +247,62 @@ type _Checked = EveryCriterionIsFiltered<
 /** The filters' shapes by name: which are set and how, never their values. */
 export type FiltersShape = Record<string, FilterShape>;
 
-export function filtersShapeOf(criteria: ProcessListCriteria): FiltersShape {
-  return Object.fromEntries(PROCESS_FILTERS.map((filter) => [filter.name, filter.shapeOf(criteria)]));
-}
-
-export function filterValuesOf(criteria: ProcessListCriteria): StatementValues {
-  return Object.assign({}, ...PROCESS_FILTERS.map((filter) => filter.values(criteria))) as StatementValues;
-}
-
-/** The set filters' conditions on `processes`, leaving out those `except` names. */
-export function filterConditions(shape: FiltersShape, except?: ProcessFilter): Array<SQL | undefined> {
-  return setFilters(shape)
-    .filter((filter) => filter !== except)
-    .map((filter) => filter.where(shape[filter.name] ?? 'none', PROCESS_COLUMNS));
-}
-
 /**
- * Where the list's total comes from: the cheapest kept totals that carry every set filter, or
- * counting rows when none does.
+ * Where a list's total comes from, with the conditions its statement needs: the cheapest kept
+ * totals that carry every set filter, or counting rows when none does.
  */
-export function countSourceOf(shape: FiltersShape): KeptTotals | 'rows' {
-  const set = setFilters(shape);
-  const source = (['totals', 'dailyTotals'] as const).find((totals) =>
-    set.every((filter) => filter.countedBy.includes(totals)),
-  );
-  return source ?? 'rows';
+export type CountPlan =
+  | { readonly source: 'rows' }
+  | { readonly source: 'totals'; readonly conditions: Array<SQL | undefined> }
+  | {
+      readonly source: 'dailyTotals';
+      /** The other set filters' conditions on `process_daily_counts`. */
+      readonly conditions: Array<SQL | undefined>;
+      /** The updated range's shape: which partial edge days are counted in `processes`. */
+      readonly range: FilterShape;
+      /** The other set filters' conditions on `processes`, for those edge days. */
+      readonly edgeConditions: Array<SQL | undefined>;
+    };
+
+/** Everything a list's statements need of its filters, asked once per request. */
+export interface FilterPlan {
+  /** Part of the prepared statements' shape. */
+  readonly shape: FiltersShape;
+  /** The values the filters' placeholders take. */
+  readonly values: StatementValues;
+  /** The set filters' conditions on `processes`. */
+  readonly conditions: Array<SQL | undefined>;
+  readonly count: CountPlan;
 }
 
-/** The set filters' conditions on a kept-totals table (the updated range's days excepted). */
-export function keptTotalsConditions(shape: FiltersShape, totals: KeptTotals): Array<SQL | undefined> {
-  return setFilters(shape)
-    .filter((filter) => filter !== updatedRangeFilter)
-    .map((filter) => filter.where(shape[filter.name] ?? 'none', KEPT_TOTALS_COLUMNS[totals]));
+export function filterPlanOf(criteria: ProcessListCriteria): FilterPlan {
+  const shapes = PROCESS_FILTERS.map((filter) => [filter, filter.shapeOf(criteria)] as const);
+  const set = shapes.filter(([, shape]) => shape !== 'none');
+  const conditionsOn = (columns: FilterColumns, except?: ProcessFilter) =>
+    set.filter(([filter]) => filter !== except).map(([filter, shape]) => filter.where(shape, columns));
+  return {
+    shape: Object.fromEntries(shapes.map(([filter, shape]) => [filter.name, shape])),
+    values: Object.assign({}, ...PROCESS_FILTERS.map((filter) => filter.values(criteria))) as StatementValues,
+    conditions: conditionsOn(PROCESS_COLUMNS),
+    count: countPlanOf(set, conditionsOn),
+  };
 }
 
-function setFilters(shape: FiltersShape): ProcessFilter[] {
-  return PROCESS_FILTERS.filter((filter) => (shape[filter.name] ?? 'none') !== 'none');
+function countPlanOf(
+  set: ReadonlyArray<readonly [ProcessFilter, FilterShape]>,
+  conditionsOn: (columns: FilterColumns, except?: ProcessFilter) => Array<SQL | undefined>,
+): CountPlan {
+  const countedBy = (totals: KeptTotals) => set.every(([filter]) => filter.countedBy.includes(totals));
+  if (countedBy('totals')) {
+    return { source: 'totals', conditions: conditionsOn(KEPT_TOTALS_COLUMNS.totals, updatedRangeFilter) };
+  }
+  if (countedBy('dailyTotals')) {
+    return {
+      source: 'dailyTotals',
+      conditions: conditionsOn(KEPT_TOTALS_COLUMNS.dailyTotals, updatedRangeFilter),
+      range: set.find(([filter]) => filter === updatedRangeFilter)?.[1] ?? 'none',
+      edgeConditions: conditionsOn(PROCESS_COLUMNS, updatedRangeFilter),
+    };
+  }
+  return { source: 'rows' };
 }

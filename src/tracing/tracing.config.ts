@@ -1,0 +1,14 @@
+import { Transform } from 'class-transformer';
+import { IsOptional, IsUrl } from 'class-validator';
+import { emptyAsUnset } from '../config/environment-values.js';
+import type { FeatureConfig } from '../config/feature-config.js';
+
+/** Read by the tracing set-up before the service starts (`register.ts`); validated with the rest. */
+export class TracingVariables {
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+}
+
+export const tracingConfig = { variables: TracingVariables } satisfies FeatureConfig<TracingVariables, never>;
