@@ -210,8 +210,13 @@ export class WebhooksController {
   @ApiBody({
     type: CreateWebhookRequestDto,
     examples: {
+      // First, so that Try it out works against the demo (which allows http and local addresses).
+      demo: {
+        summary: 'Every kind of change, from now on, to `npm run webhooks:listen` beside the demo',
+        value: { url: 'http://127.0.0.1:4000/', description: 'webhooks:listen' },
+      },
       erp: {
-        summary: 'Every kind of change, from now on',
+        summary: 'Every kind of change, from now on, to an ERP',
         value: { url: 'https://erp.example.com/hooks/process-lookup', description: 'ERP import' },
       },
     },
@@ -263,6 +268,11 @@ export class WebhooksController {
   })
   @ApiParam(ID_PARAM)
   @ApiConsumes('application/json')
+  // Named, so that Swagger UI fills in this change only (not a made-up URL it would check).
+  @ApiBody({
+    type: UpdateWebhookRequestDto,
+    examples: { pause: { summary: 'Pause deliveries', value: { status: 'PAUSED' } } },
+  })
   @ApiOkResponse({ type: WebhookResponseDto, headers: RATE_LIMIT_HEADERS })
   @ApiProblemResponses([400, 401, 404, 413, 415, 429, 503], INVALID_URL)
   async update(
@@ -321,6 +331,16 @@ export class WebhooksController {
   })
   @ApiParam(ID_PARAM)
   @ApiConsumes('application/json')
+  // Named, so that Swagger UI fills in a cursor only (not `after` and `since` together).
+  @ApiBody({
+    type: ReplayWebhookRequestDto,
+    examples: {
+      fromCursor: {
+        summary: 'After a cursor: a change’s `cursor` in the feed, or the webhook’s `position`',
+        value: { after: 'AAAAAAAAAQn44-hy' },
+      },
+    },
+  })
   @ApiAcceptedResponse({ type: WebhookResponseDto, headers: RATE_LIMIT_HEADERS })
   @ApiProblemResponses([400, 401, 404, 410, 413, 415, 429, 503], INVALID_START)
   async replay(

@@ -5,6 +5,7 @@
  */
 import type { Problem } from './support/api-types.js';
 import { RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
+import { remoteConfig } from './support/remote-config.js';
 
 /** Client applications' answers, as the document declares them where it has them. */
 interface ClientApplication {
@@ -70,14 +71,18 @@ const served = CLIENT_OPERATIONS.every((operationId) => api.conformance.operatio
 
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe(`/api/clients/${client.id}`);
+    expect(created.headers['cache-control']).toBe('no-store');
     expect(client).toMatchObject({
       scopes: ['processes:read'],
       lastUsedAt: null,
-      clientSecret: expect.any(String),
+      clientId: expect.stringMatching(/^plc_[A-Za-z0-9_-]{22}$/),
+      clientSecret: expect.stringMatching(/^pls_[A-Za-z0-9_-]{43}$/),
     });
+    const { clientSecret: _shownOnce, ...withoutSecret } = client;
     expect(read.status).toBe(200);
-    expect(read.body).not.toHaveProperty('clientSecret');
-    expect(listed.body.data.map((candidate) => candidate.id)).toContain(client.id);
+    expect(read.body).toEqual(withoutSecret);
+    expect(listed.body.data).toContainEqual(withoutSecret);
+    expect(JSON.stringify(listed.body)).not.toContain('clientSecret');
   });
 
   it('publishes where and how to ask for a token', async () => {
@@ -111,7 +116,17 @@ const served = CLIENT_OPERATIONS.every((operationId) => api.conformance.operatio
 
     const processes = await api.get('/api/processes?pageSize=1', { token: systemToken });
     const changes = await api.get<Problem>('/api/changes?limit=1', { token: systemToken });
-    const clients = await api.get<Problem>('/api/clients', { token: systemToken });
+    const managing = [
+      await api.get<Problem>('/api/clients', { token: systemToken }),
+      await api.post<Problem>('/api/clients', {
+        token: systemToken,
+        body: { name: `${SUITE_MARK}: never`, scopes: ['processes:read'] },
+      }),
+      await api.get<Problem>(`/api/clients/${client.id}`, { token: systemToken }),
+      await api.post<Problem>(`/api/clients/${client.id}/secret`, { token: systemToken }),
+      await api.request<Problem>('DELETE', `/api/clients/${client.id}`, { token: systemToken }),
+    ];
+    const used = await api.get<ClientApplication>(`/api/clients/${client.id}`, { token });
 
     expect(issued.status).toBe(200);
     expect(issued.headers['cache-control']).toBe('no-store');
@@ -120,7 +135,13 @@ const served = CLIENT_OPERATIONS.every((operationId) => api.conformance.operatio
     expect(processes.status).toBe(200);
     expect(changes.status).toBe(403);
     expect(changes.body.type).toBe('/problems/insufficient-scope');
-    expect(clients.status).toBe(403);
+    for (const answer of managing) {
+      expect([answer.status, answer.body.type]).toEqual([403, '/problems/insufficient-scope']);
+      expect(answer.headers['www-authenticate']).toBe(
+        'Bearer realm="process-lookup", error="insufficient_scope"',
+      );
+    }
+    expect(used.body.lastUsedAt).toEqual(expect.any(String));
   });
 
   it('refuses a grant it does not know, and a scope the client was not given', async () => {
@@ -166,11 +187,89 @@ const served = CLIENT_OPERATIONS.every((operationId) => api.conformance.operatio
     expect(wrong.headers['www-authenticate']).toMatch(/^Basic /);
   });
 
-  it('deletes it: 204, then a missing one', async () => {
+  it.each([
+    ['no name', { scopes: ['processes:read'] }, { name: 'name', message: 'is required' }],
+    [
+      'an empty name',
+      { name: '', scopes: ['processes:read'] },
+      { name: 'name', message: expect.any(String) },
+    ],
+    ['no scopes', { name: SUITE_MARK }, { name: 'scopes', message: 'is required' }],
+    ['no scope in scopes', { name: SUITE_MARK, scopes: [] }, { name: 'scopes', message: expect.any(String) }],
+    [
+      'an unknown scope',
+      { name: SUITE_MARK, scopes: ['admin'] },
+      { name: 'scopes', message: 'each must be one of processes:read, changes:read, webhooks:manage' },
+    ],
+    [
+      'a member it does not know',
+      { name: SUITE_MARK, scopes: ['processes:read'], secret: 'mine' },
+      { name: 'secret' },
+    ],
+  ])('refuses a registration with %s, naming the field', async (_case, body, error) => {
+    const answer = await api.post<Problem>('/api/clients', { token, body });
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ in: 'body', ...error })]);
+  });
+
+  it('allows a user 10 client applications, 409 beyond', async () => {
+    const held = (await api.get<{ data: ClientApplication[] }>('/api/clients', { token })).body.data.length;
+    for (let index = held; index < 10; index++) {
+      await api.post('/api/clients', {
+        token,
+        body: { name: `${SUITE_MARK}: filler`, scopes: ['processes:read'] },
+      });
+    }
+
+    const beyond = await api.post<Problem>('/api/clients', {
+      token,
+      body: { name: `${SUITE_MARK}: one more`, scopes: ['processes:read'] },
+    });
+
+    expect(beyond.status).toBe(409);
+    expect(beyond.body).toMatchObject({ type: '/problems/client-limit-reached', status: 409 });
+    const listed = await api.get<{ data: ClientApplication[] }>('/api/clients', { token });
+    for (const filler of listed.body.data.filter((made) => made.name === `${SUITE_MARK}: filler`)) {
+      await api.request('DELETE', `/api/clients/${filler.id}`, { token });
+    }
+  });
+
+  (remoteConfig.otherUser === null ? it.skip : it)(
+    'shows another user’s client application, or a malformed id, as a missing one, and lets them do nothing to it',
+    async () => {
+      const other = (await api.signIn(remoteConfig.otherUser!)).accessToken;
+      const at = `/api/clients/${client.id}`;
+
+      const answers = [
+        await api.get<Problem>(at, { token: other }),
+        await api.request<Problem>('PATCH', at, { token: other, body: { name: 'x' } }),
+        await api.post<Problem>(`${at}/secret`, { token: other }),
+        await api.request<Problem>('DELETE', at, { token: other }),
+        await api.get<Problem>('/api/clients/not-a-uuid', { token }),
+      ];
+      const own = await api.get<ClientApplication>(at, { token });
+
+      expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404]);
+      expect(own.status).toBe(200);
+    },
+  );
+
+  it('deletes it: 204, then a missing one, whose secret gets no token and whose tokens are revoked', async () => {
+    const credentials = basic(client.clientId, client.clientSecret);
+    const systemToken = (await askToken('grant_type=client_credentials', credentials)).body.access_token;
+    const before = await api.get('/api/processes?pageSize=1', { token: systemToken });
+
     const deleted = await api.request('DELETE', `/api/clients/${client.id}`, { token });
     const gone = await api.get<Problem>(`/api/clients/${client.id}`, { token });
+    const refused = await askToken('grant_type=client_credentials', credentials);
+    const revoked = await api.get<Problem>('/api/processes?pageSize=1', { token: systemToken });
 
+    expect(before.status).toBe(200);
     expect(deleted.status).toBe(204);
     expect(gone.status).toBe(404);
+    expect(refused.status).toBe(401);
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers['www-authenticate']).toMatch(/error="invalid_token".*revoked/);
   });
 });

@@ -56,20 +56,33 @@ describe('behaviour every route shares', () => {
     expect(anonymous.headers.ratelimit).toBeUndefined();
   });
 
-  it('echoes a sane X-Request-Id, and makes one up otherwise', async () => {
+  it('echoes a sane X-Request-Id, on a success and in a problem alike', async () => {
     const kept = await api.get('/health/live', { headers: { 'X-Request-Id': 'qa-remote-suite.1' } });
-    const replaced = await api.get('/health/live', { headers: { 'X-Request-Id': 'not sane!' } });
+    const problem = await api.get<Problem>('/nope', { headers: { 'X-Request-Id': 'portal-42.abc_DEF' } });
 
     expect(kept.headers['x-request-id']).toBe('qa-remote-suite.1');
-    expect(replaced.headers['x-request-id']).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
-    expect(replaced.headers['x-request-id']).not.toBe('not sane!');
+    expect(problem.headers['x-request-id']).toBe('portal-42.abc_DEF');
+    expect(problem.body.requestId).toBe('portal-42.abc_DEF');
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(129)],
+    ['bad characters', 'abc<script>'],
+    ['spaces', 'a b'],
+    ['punctuation', 'not sane!'],
+  ])('makes up its own X-Request-Id for a client id with %s', async (_case, id) => {
+    const answer = await api.get('/health/live', { headers: { 'X-Request-Id': id } });
+
+    expect(answer.headers['x-request-id']).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    expect(answer.headers['x-request-id']).not.toBe(id);
   });
 
   it('sets the security headers, and says nothing of what it runs on', async () => {
     const answer = await api.get('/health/live');
 
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
-    expect(answer.headers['content-security-policy']).toBeDefined();
+    expect(answer.headers['x-frame-options']).toBeDefined();
+    expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
     expect(answer.headers['x-powered-by']).toBeUndefined();
   });
 
@@ -105,20 +118,40 @@ describe('behaviour every route shares', () => {
     },
   );
 
-  it('answers an unknown route with a problem+json 404', async () => {
-    const answer = await api.get<Problem>('/api/no-such-route', { token });
+  it.each(['/api/no-such-route', '/nope', '/api', '/api/processes/a/b', '/api/auth'])(
+    'answers the unknown route %s with a problem+json 404',
+    async (path) => {
+      const answer = await api.get<Problem>(path, { token });
 
-    expect(answer.status).toBe(404);
-    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(answer.body).toMatchObject({ type: '/problems/not-found', status: 404 });
-  });
+      expect(answer.status).toBe(404);
+      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(answer.body).toMatchObject({
+        type: '/problems/not-found',
+        status: 404,
+        title: expect.any(String),
+        instance: expect.any(String),
+        requestId: answer.headers['x-request-id'],
+      });
+    },
+  );
 
-  it('answers another method on a known path with 405 and Allow', async () => {
-    const answer = await api.request<Problem>('DELETE', '/api/processes', { token });
+  it.each([
+    ['DELETE', '/api/processes', 'GET, HEAD'],
+    ['POST', '/api/processes', 'GET, HEAD'],
+    ['PUT', '/api/processes/IMP-2026-000001', 'GET, HEAD'],
+    ['DELETE', '/api/auth/login', 'POST'],
+    ['GET', '/api/auth/login', 'POST'],
+  ])('answers %s %s with a problem+json 405 and Allow: %s', async (method, path, allow) => {
+    const answer = await api.request<Problem>(method, path, { token });
 
     expect(answer.status).toBe(405);
-    expect(answer.headers.allow).toMatch(/GET/);
-    expect(answer.body).toMatchObject({ type: '/problems/method-not-allowed' });
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(answer.headers.allow).toBe(allow);
+    expect(answer.body).toMatchObject({
+      type: '/problems/method-not-allowed',
+      status: 405,
+      requestId: answer.headers['x-request-id'],
+    });
   });
 
   it('answers malformed JSON with a problem+json 400', async () => {

@@ -73,14 +73,20 @@ describe('the detail of a process', () => {
     expect(answer.body.numero).toBe(settled.numero);
   });
 
-  it('revalidates the list by its ETag too', async () => {
+  it('revalidates the list by its ETag too, although the client says no-cache', async () => {
     const path = '/api/processes?status=DELIVERED&sort=numero&pageSize=5';
     const first = await api.get(path, { token });
 
-    const again = await api.get(path, { token, headers: { 'If-None-Match': first.headers.etag! } });
+    const again = await api.get(path, {
+      token,
+      headers: { 'If-None-Match': first.headers.etag!, 'Cache-Control': 'no-cache', Pragma: 'no-cache' },
+    });
 
     expect(again.status).toBe(304);
+    expect(again.body).toBe('');
     expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['cache-control']).toBe('private, no-cache');
+    expect(again.headers.vary).toMatch(/Accept-Encoding/);
   });
 
   it('gzips the answer for a client that accepts it, under the same weak tag as the plain one', async () => {

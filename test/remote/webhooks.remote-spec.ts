@@ -232,19 +232,30 @@ describe('webhooks', () => {
     },
   );
 
-  it('updates a subscription, pauses it, and deletes it', async () => {
+  it('updates a subscription, pauses and resumes it, and deletes it', async () => {
     const created = await subscriptions.create({ url: receiver.urlFor(`idle-${randomUUID()}`) });
     const at = `/api/webhooks/${created.id}`;
+    const elsewhere = receiver.urlFor(`elsewhere-${randomUUID()}`);
 
     const updated = await api.request<Webhook>('PATCH', at, {
       token,
-      body: { kinds: ['STATUS_CHANGED'], status: 'PAUSED' },
+      body: { url: elsewhere, description: null, kinds: ['STATUS_CHANGED'], status: 'PAUSED' },
+    });
+    const resumed = await api.request<Webhook>('PATCH', at, {
+      token,
+      body: { status: 'ACTIVE', kinds: null },
     });
     const deleted = await api.request('DELETE', at, { token });
     const gone = await api.get<Problem>(at, { token });
 
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ kinds: ['STATUS_CHANGED'], status: 'PAUSED' });
+    expect(updated.body).toMatchObject({
+      url: elsewhere,
+      description: null,
+      kinds: ['STATUS_CHANGED'],
+      status: 'PAUSED',
+    });
+    expect(resumed.body).toMatchObject({ url: elsewhere, kinds: null, status: 'ACTIVE' });
     expect(deleted.status).toBe(204);
     expect(gone.status).toBe(404);
   });
@@ -258,6 +269,84 @@ describe('webhooks', () => {
 
     expect(answer.status).toBe(400);
     expect(answer.body.errors?.map((error) => error.name)).toContain(name);
+  });
+
+  it('names every offending field of a create, an update, a replay and a deliveries query', async () => {
+    const created = await subscriptions.create({ url: receiver.urlFor(`idle-${randomUUID()}`) });
+    const fields = (answer: { body: Problem }) =>
+      (answer.body.errors ?? []).map((error) => error.name).sort();
+
+    const create = await api.post<Problem>('/api/webhooks', {
+      token,
+      body: { url: 42, kinds: ['NOPE'], description: 'x'.repeat(300), after: 'bad', extra: true },
+    });
+    const both = await api.post<Problem>('/api/webhooks', {
+      token,
+      body: { url: created.url, after: 'AAAAAAAAAAAAAAAA', since: '2026-03-14T00:00:00Z' },
+    });
+    const empty = await api.post<Problem>('/api/webhooks', { token, body: {} });
+    const update = await api.request<Problem>('PATCH', `/api/webhooks/${created.id}`, {
+      token,
+      body: { status: 'DISABLED', url: null },
+    });
+    const replay = await api.post<Problem>(`/api/webhooks/${created.id}/replay`, { token, body: {} });
+    const deliveries = await deliveriesOf(created.id, '?limit=0');
+
+    expect([create, both, empty, update, replay, deliveries].map((answer) => answer.status)).toEqual([
+      400, 400, 400, 400, 400, 400,
+    ]);
+    expect(fields(create)).toEqual(['after', 'description', 'extra', 'kinds', 'url']);
+    expect(fields(both)).toContain('since');
+    expect(fields(update)).toEqual(['status', 'url']);
+    expect(fields(replay)).toEqual(['after']);
+  });
+
+  it('refuses a body that is not JSON with 415, and a request without a token with 401', async () => {
+    const notJson = await api.post<Problem>('/api/webhooks', {
+      token,
+      rawBody: 'url=x',
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    const anonymous = await api.get<Problem>('/api/webhooks');
+
+    expect(notJson.status).toBe(415);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('rotates the secret, answering the new one only, not to be stored', async () => {
+    const created = await subscriptions.create({ url: receiver.urlFor(`idle-${randomUUID()}`) });
+
+    const rotated = await api.post<{ secret: string }>(`/api/webhooks/${created.id}/secret`, { token });
+
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toEqual({ secret: expect.stringMatching(/^whsec_/) });
+    expect(rotated.body.secret).not.toBe(created.secret);
+    expect(rotated.headers['cache-control']).toBe('no-store');
+  });
+
+  it('lists no deliveries for a new subscription at the end of the feed', async () => {
+    const created = await subscriptions.create({ url: receiver.urlFor(`idle-${randomUUID()}`) });
+
+    const deliveries = await deliveriesOf(created.id);
+
+    expect(deliveries.body).toEqual({ data: [], next: null, hasMore: false });
+  });
+
+  it('allows a user 10 subscriptions, 409 beyond', async () => {
+    const held = (await api.get<{ data: Webhook[] }>('/api/webhooks', { token })).body.data.length;
+    const filling: string[] = [];
+    for (let index = held; index < 10; index++) {
+      filling.push((await subscriptions.create({ url: receiver.urlFor(`idle-${randomUUID()}`) })).id);
+    }
+
+    const beyond = await api.post<Problem>('/api/webhooks', {
+      token,
+      body: { url: receiver.urlFor('beyond') },
+    });
+
+    expect(beyond.status).toBe(409);
+    expect(beyond.body).toMatchObject({ type: '/problems/webhook-limit-reached', status: 409 });
+    for (const id of filling) await api.request('DELETE', `/api/webhooks/${id}`, { token });
   });
 
   it('refuses a replay from before the retention with 410, and an unknown subscription with 404', async () => {
@@ -281,15 +370,28 @@ describe('webhooks', () => {
   });
 
   (remoteConfig.otherUser === null ? it.skip : it)(
-    'shows another user’s subscription as a missing one',
+    'shows another user’s subscription, or a malformed id, as a missing one, and lets them do nothing to it',
     async () => {
       const other = (await api.signIn(remoteConfig.otherUser!)).accessToken;
 
-      const answer = await api.get<Problem>(`/api/webhooks/${ordered.id}`, { token: other });
+      const at = `/api/webhooks/${ordered.id}`;
+      const answers = [
+        await api.get<Problem>(at, { token: other }),
+        await api.get<Problem>(`${at}/deliveries`, { token: other }),
+        await api.request<Problem>('PATCH', at, { token: other, body: { status: 'PAUSED' } }),
+        await api.post<Problem>(`${at}/secret`, { token: other }),
+        await api.post<Problem>(`${at}/replay`, { token: other, body: { after: from.cursor } }),
+        await api.request<Problem>('DELETE', at, { token: other }),
+        await api.get<Problem>('/api/webhooks/not-a-uuid', { token: other }),
+      ];
       const listed = await api.get<{ data: Webhook[] }>('/api/webhooks', { token: other });
+      const own = await api.get<Webhook>(at, { token });
 
-      expect(answer.status).toBe(404);
+      expect(answers.map((answer) => [answer.status, answer.body.type])).toEqual(
+        answers.map(() => [404, '/problems/not-found']),
+      );
       expect(listed.body.data.map((webhook) => webhook.id)).not.toContain(ordered.id);
+      expect(own.body.status).toBe('ACTIVE');
     },
   );
 });
