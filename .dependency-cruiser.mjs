@@ -6,9 +6,10 @@ import { readdirSync } from 'node:fs';
 const LAYERS = [
   ['config', 'domain'], // settings and the closed vocabularies: import nothing of ours
   ['common'], // HTTP plumbing, problem details, validation, clock
+  ['lifecycle'], // shutdown (readiness at a signal, the drain) and the hooks run before exit
   ['visibility'], // who may see which customers' processes: the one answer every feature asks
   ['logging', 'tracing'],
-  ['database', 'redis', 'metrics', 'lifecycle'], // infrastructure
+  ['database', 'redis', 'metrics'], // infrastructure
   ['operations', 'rate-limit'], // the port to the operations system; request limits
   ['auth'],
   ['processes'],
