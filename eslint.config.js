@@ -51,7 +51,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
@@ -59,5 +59,11 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**'], rules: { 'no-console': 'off' } },
+  {
+    // The Angular DevKit that runs `nest generate` loads schematics with require().
+    files: ['schematics/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   prettier,
 );

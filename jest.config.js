@@ -14,6 +14,8 @@ const swcTransform = [
   },
 ];
 
+import sandbox from './sandbox/jest.config.js';
+
 const shared = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swcTransform },
@@ -35,8 +37,10 @@ export default {
       ...shared,
       displayName: 'unit',
       rootDir: 'src',
+      // The house's generator (`nest g feature`) is tested here too, on a virtual tree.
+      roots: ['<rootDir>', '<rootDir>/../schematics'],
       testMatch: ['**/*.spec.ts'],
-      setupFiles: ['<rootDir>/testing/unit-tier.setup.ts'],
+      setupFilesAfterEnv: ['<rootDir>/testing/unit-tier.setup.ts'],
     },
     // Real PGlite and PostgreSQL, Redis, loopback servers. Beside the code they test too.
     { ...shared, displayName: 'integration', rootDir: 'src', testMatch: ['**/*.integration-spec.ts'] },
@@ -45,6 +49,9 @@ export default {
     // A running deployment, by URL (E2E_BASE_URL): black-box, over HTTP only. `npm run
     // test:e2e:remote` runs its files in band: they share one user's rate limit and one address.
     { ...shared, displayName: 'remote', rootDir: 'test', testMatch: ['**/*.remote-spec.ts'] },
+    // The sandbox's own tiers, so that `npm test` is one run: two workers kept busy to the end,
+    // rather than each tier waiting for its slowest file while the other core idles.
+    ...sandbox.projects.map((project) => ({ ...project, rootDir: 'sandbox/src' })),
   ],
   collectCoverageFrom: ['src/**/*.ts', '!src/**/*[.-]spec.ts', '!src/testing/**'],
 };

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 import { TestApp, TEST_JWT_SECRET } from './support/test-app.js';
 
 const ISSUER = 'process-lookup';
@@ -27,7 +27,7 @@ function forgeToken(
   return `${header}.${payload}.${signature}`;
 }
 
-describe.each(TEST_DATABASE_TARGETS)('Authentication (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('Authentication (%s)', (target) => {
   let testApp: TestApp;
   let acmeUserId: string;
   const now = () => Math.floor(Date.now() / 1000);

@@ -16,7 +16,7 @@ import {
 } from '../bench/report.js';
 import type { DatabaseService } from '../src/database/database.service.js';
 import { rowsOf } from '../src/database/sql-rows.js';
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { connectTestDatabase, APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 import { staleListItems } from '../src/testing/stale-list-items.js';
 
 /**
@@ -45,7 +45,7 @@ const indexesOf = async (database: DatabaseService) =>
     )
   ).map((row) => row.definition);
 
-describe.each(TEST_DATABASE_TARGETS)('bench loader on %s', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('bench loader on %s', (target) => {
   let database: DatabaseService;
   let options: { url: string | null; pgliteDir: string };
   let dispose: () => Promise<void>;

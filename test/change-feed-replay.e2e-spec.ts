@@ -11,7 +11,7 @@ import { readWholeFeed } from './support/read-whole-feed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 
 /** What the feed's changes speak about, for one process, as the list shows it. */
 interface ProcessState {
@@ -46,7 +46,7 @@ const ROUNDS = 32;
 const PROCESS_COUNT = 300;
 const LIST_PAGE_SIZE = 100;
 
-describe.each(TEST_DATABASE_TARGETS)('The change feed as a history of the sandbox (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('The change feed as a history of the sandbox (%s)', (target) => {
   const clock = new FakeClock();
   let sandbox: TestSandbox;
   let testApp: TestApp;

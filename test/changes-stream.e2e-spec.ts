@@ -15,7 +15,7 @@ import { readWholeFeed } from './support/read-whole-feed.js';
 import { SseClient } from './support/sse-client.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 import { waitUntil } from './support/wait-until.js';
 
 interface Change {
@@ -44,7 +44,7 @@ const baseUrlOf = async (testApp: TestApp): Promise<string> => {
   return `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
 };
 
-describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('GET /api/changes/stream (%s)', (target) => {
   let testApp: TestApp;
   let gateway: FakeOperationsGateway;
   let baseUrl: string;
@@ -338,7 +338,7 @@ describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream (%s)', (target) =>
   });
 });
 
-describe.each(TEST_DATABASE_TARGETS)('GET /api/changes/stream at shutdown (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('GET /api/changes/stream at shutdown (%s)', (target) => {
   it('closes every stream when the service shuts down', async () => {
     const testApp = await TestApp.start({ target });
     try {

@@ -8,7 +8,7 @@ import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js
 import { readWholeFeed } from './support/read-whole-feed.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 
 interface Change {
   cursor: string;
@@ -31,7 +31,7 @@ interface ChangesPage {
 const acme = { id: 'acme', name: 'ACME Importadora Ltda' };
 const globex = { id: 'globex', name: 'Globex Comércio S.A.' };
 
-describe.each(TEST_DATABASE_TARGETS)('GET /api/changes (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('GET /api/changes (%s)', (target) => {
   let testApp: TestApp;
   let gateway: FakeOperationsGateway;
   let acmeToken: string;

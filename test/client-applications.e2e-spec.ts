@@ -2,7 +2,7 @@ import { Clock } from '../src/common/clock.js';
 import { DatabaseService } from '../src/database/database.service.js';
 import { clientApplications } from '../src/database/schema.js';
 import { FakeClock } from '../src/testing/fake-clock.js';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 import { TestApp } from './support/test-app.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -17,7 +17,7 @@ interface CreatedClient {
   lastUsedAt: string | null;
 }
 
-describe.each(TEST_DATABASE_TARGETS)('Client applications (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('Client applications (%s)', (target) => {
   let testApp: TestApp;
   const clock = new FakeClock();
   let acme: string;

@@ -6,6 +6,7 @@ import { RedisConnection } from '../src/redis/redis.connection.js';
 import { SyncService } from '../src/sync/sync.service.js';
 import { anOperationsProcess } from '../src/testing/operations-process.factory.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 import { TestApp } from './support/test-app.js';
 
 describe('Health', () => {
@@ -58,7 +59,7 @@ describe('Health', () => {
       info: expect.any(Object),
       error: {},
       details: {
-        database: { status: 'up', driver: 'pglite', responseTime: expect.any(Number) },
+        database: { status: 'up', driver: APP_TEST_DATABASE_TARGET, responseTime: expect.any(Number) },
         initialData: { status: 'up' },
         lifecycle: { status: 'up' },
         operations: { status: 'up', adapter: 'built-in', lastSync: null },

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 import { TestApp } from './support/test-app.js';
 
 interface RegisteredClient {
@@ -13,7 +13,7 @@ interface RegisteredClient {
  * A system configured with nothing but a client id and secret, through an OAuth library nobody on
  * the team wrote (openid-client), against the service listening on loopback.
  */
-describe.each(TEST_DATABASE_TARGETS)('OAuth 2.0 client credentials (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('OAuth 2.0 client credentials (%s)', (target) => {
   let testApp: TestApp;
   let baseUrl: string;
   let acme: string;

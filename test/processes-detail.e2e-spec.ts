@@ -6,12 +6,12 @@ import { FakeClock } from '../src/testing/fake-clock.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { TestApp } from './support/test-app.js';
 import { syncNow } from './support/sync-now.js';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 
 const CACHE_TTL_S = 60;
 const STALE_TTL_S = 3600;
 
-describe.each(TEST_DATABASE_TARGETS)('GET /api/processes/{numero} (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('GET /api/processes/{numero} (%s)', (target) => {
   const gateway = new FakeOperationsGateway();
   const clock = new FakeClock();
   const customs: CustomsDeclaration = {

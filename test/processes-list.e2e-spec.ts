@@ -6,7 +6,7 @@ import { anOperationsDetail, anOperationsProcess } from '../src/testing/operatio
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { TestApp } from './support/test-app.js';
 import { syncNow } from './support/sync-now.js';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 
 interface Item {
   numero: string;
@@ -71,7 +71,7 @@ function fixture(): OperationsProcess[] {
   });
 }
 
-describe.each(TEST_DATABASE_TARGETS)('GET /api/processes (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('GET /api/processes (%s)', (target) => {
   const processes = fixture();
   const acmeProcesses = processes.filter((process) => process.customer.id === 'acme');
   let testApp: TestApp;

@@ -3,12 +3,12 @@ import { DatabaseService } from '../src/database/database.service.js';
 import { refreshTokens } from '../src/database/schema.js';
 import { UsersRepository } from '../src/auth/users/users.repository.js';
 import { FakeClock } from '../src/testing/fake-clock.js';
-import { TEST_DATABASE_TARGETS } from '../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../src/testing/test-database.js';
 import { TestApp } from './support/test-app.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-describe.each(TEST_DATABASE_TARGETS)('Refresh tokens (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('Refresh tokens (%s)', (target) => {
   let testApp: TestApp;
   const clock = new FakeClock();
 

@@ -328,4 +328,48 @@ describe('Tracing set-up', () => {
   it('starts the SDK before the service’s modules load when OTEL_EXPORTER_OTLP_ENDPOINT is set', () => {
     expect(afterRegister({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).toBe('object');
   });
+
+  it('exports the spans its batch still holds before a shut-down service exits', async () => {
+    const receiver = await OtlpReceiver.start();
+    try {
+      // A batch that would wait a minute: only the exit hooks (what graceful shutdown runs last) send it.
+      const traceId = await new Promise<string>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            './dist/tracing/register.js',
+            '--input-type=module',
+            '-e',
+            `import { trace } from '@opentelemetry/api';
+             import { runExitHooks } from './dist/lifecycle/exit-hooks.js';
+             const span = trace.getTracer('test').startSpan('the last request');
+             span.end();
+             await runExitHooks();
+             console.log(span.spanContext().traceId);`,
+          ],
+          {
+            cwd: ROOT,
+            env: {
+              PATH: process.env.PATH,
+              OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+              OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+              OTEL_BSP_SCHEDULE_DELAY: '60000',
+            },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.once('error', reject);
+        child.once('exit', (code) =>
+          code === 0 ? resolve(output.trim()) : reject(new Error(`exit ${code}`)),
+        );
+      });
+
+      expect(receiver.trace(traceId).map((span) => span.name)).toEqual(['the last request']);
+    } finally {
+      await receiver.close();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Visibility } from '../domain/authenticated-user.js';
 import { JsonText } from '../common/http/json-text.js';
 import { DatabaseService } from '../database/database.service.js';
+import { DummyValue, GenerateSql } from '../database/generate-sql.decorator.js';
 import {
   prepared,
   preparedOnce,
@@ -83,6 +84,7 @@ export class ChangesRepository {
 
   constructor(private readonly database: DatabaseService) {}
 
+  @GenerateSql({ name: "the feed's extent", params: [] })
   async extent(): Promise<FeedExtent> {
     const [row] = await rowsOf<{ last_position: string; pruned_through: string }>(
       this.database.db,
@@ -92,6 +94,14 @@ export class ChangesRepository {
   }
 
   /** Up to `limit` visible changes after `position`, in order. */
+  @GenerateSql(
+    { name: 'as one customer', params: [0, 100, { customerIds: [DummyValue.CUSTOMER_ID] }] },
+    {
+      name: 'as a user of several customers',
+      params: [0, 100, { customerIds: [DummyValue.CUSTOMER_ID, DummyValue.OTHER_CUSTOMER_ID] }],
+    },
+    { name: 'as staff', params: [0, 100, { customerIds: null }] },
+  )
   async after(position: number, limit: number, visibility: Visibility): Promise<ChangeRow[]> {
     const shape = visibilityShapeOf(visibility);
     const statement = preparedOnce(this.afterStatements, shape, () => this.prepareAfter(shape));
@@ -109,6 +119,13 @@ export class ChangesRepository {
    * Up to `limit` visible changes after `position` (null: from the oldest retained one), joined
    * into one JSON array by PostgreSQL, and the feed's extent as of the same snapshot.
    */
+  @GenerateSql(
+    {
+      name: 'as one customer, after a position',
+      params: [0, 100, { customerIds: [DummyValue.CUSTOMER_ID] }],
+    },
+    { name: 'as staff, from the oldest', params: [null, 100, { customerIds: null }] },
+  )
   async page(position: number | null, limit: number, visibility: Visibility): Promise<FeedPage> {
     this.pageStatement ??= this.preparePage();
     const [row] = await this.pageStatement.execute({ position, limit, ...visibilityValues(visibility) });
@@ -122,6 +139,7 @@ export class ChangesRepository {
   }
 
   /** The position just before the first change recorded at or after `instant` (the head if none). */
+  @GenerateSql({ name: 'an instant', params: [DummyValue.INSTANT] })
   async positionBefore(instant: Date): Promise<number> {
     const [row] = await rowsOf<{ position: string }>(
       this.database.db,
@@ -137,6 +155,7 @@ export class ChangesRepository {
    * Deletes up to `batch` changes recorded before `instant`, oldest first, and moves the pruned
    * mark; the caller repeats while a full batch went. Returns how many went.
    */
+  @GenerateSql({ name: 'a batch', params: [new Date('2000-01-01T00:00:00Z'), 5000] })
   async pruneBefore(instant: Date, batch: number): Promise<number> {
     const [row] = await rowsOf<{ deleted: number }>(
       this.database.db,

@@ -4,6 +4,7 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ProblemException } from '../common/problems/problem.exception.js';
 import { PROBLEM_TYPES } from '../common/problems/problem-types.js';
+import { runExitHooks } from './exit-hooks.js';
 import { ShutdownState } from './shutdown.state.js';
 
 /** After the grace period: a stuck hook or connection must not keep a terminated instance around. */
@@ -55,8 +56,8 @@ export function closeConnectionsWhileDraining(state: ShutdownState) {
  * `Connection: close`, while the listener keeps accepting for `graceMs`, long enough for a load
  * balancer that polls readiness to move traffic away. Then requests are refused for
  * {@link REFUSAL_PERIOD_MS}, and Nest shuts down (sync stops between pages, the HTTP server stops
- * accepting and waits for the requests in flight, the database and Redis close) and the process
- * exits 0; if that takes more than `hardTimeoutMs` after the grace period, it exits 1.
+ * accepting and waits for the requests in flight, the database and Redis close), the exit hooks
+ * run (buffered spans exported) and the process exits 0; if that takes more than `hardTimeoutMs` after the grace period, it exits 1.
  */
 export function enableGracefulShutdown(
   app: INestApplication,
@@ -104,6 +105,7 @@ export function enableGracefulShutdown(
       }
     }, IDLE_CONNECTION_SWEEP_MS).unref();
     await app.close();
+    await runExitHooks();
     process.exit(0);
   };
   for (const signal of SIGNALS) {

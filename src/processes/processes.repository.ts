@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, gte, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DatabaseService } from '../database/database.service.js';
+import { GenerateSql } from '../database/generate-sql.decorator.js';
+import { FIND_SQL_EXAMPLES, LIST_SQL_EXAMPLES } from './list-sql-examples.js';
 import {
   prepared,
   preparedOnce,
@@ -104,6 +106,7 @@ export class ProcessesRepository {
 
   constructor(private readonly database: DatabaseService) {}
 
+  @GenerateSql(...LIST_SQL_EXAMPLES)
   async list(criteria: ProcessListCriteria, visibility: Visibility): Promise<ProcessPage> {
     const filters = filterPlanOf(criteria);
     const statements = this.listStatementsFor(criteria, visibility, filters);
@@ -126,6 +129,7 @@ export class ProcessesRepository {
    * The process if it exists and the caller may see it (the two cases are not told apart): its
    * list item, and the customs declaration and ETA history stored with it, which only the detail shows.
    */
+  @GenerateSql(...FIND_SQL_EXAMPLES)
   async findVisible(numero: string, visibility: Visibility): Promise<StoredProcess | null> {
     const customers = multiplicityOf(visibility.customerIds);
     const statement = preparedOnce(this.findStatements, customers, () => this.prepareFind(customers));

@@ -130,3 +130,138 @@ WITH ORDINALITY AS d(customer_id, numero, kind, status, updated_at, details, ord
 SELECT last_position::text AS "lastPosition" FROM head;
 
 SELECT pg_notify($1, $2);
+
+-- writeEach: a page of one process again, changed later (a savepoint each)
+savepoint sp1;
+
+SELECT i.numero
+FROM json_to_recordset($1::json) AS i(numero text, updated_at timestamptz)
+LEFT JOIN processes p ON p.numero = i.numero
+WHERE p.numero IS NULL OR p.updated_at < i.updated_at;
+
+SELECT json_build_object(
+'numero', p.numero, 'customerId', p.customer_id, 'status', p.status, 'type', p.type,
+'mode', p.mode, 'customerReference', p.customer_reference,
+'origin', json_build_object('code', p.origin_code, 'name', p.origin_name),
+'destination', json_build_object('code', p.destination_code, 'name', p.destination_name),
+'shipmentDate', p.shipment_date, 'eta', p.eta,
+'originalEta', coalesce(p.original_eta, p.eta), 'arrivalDate', p.arrival_date,
+'customsChannel', p.customs_channel, 'customs', p.customs,
+'freeTimeEndsAt', p.free_time_ends_at, 'updatedAt', p.updated_at,
+'containers', coalesce((SELECT json_agg(c.container_number ORDER BY c.position)
+FROM process_containers c WHERE c.process_numero = p.numero), '[]'),
+'events', coalesce((SELECT json_agg(json_build_object(
+'id', e.id, 'code', e.code, 'description', e.description,
+'occurredAt', e.occurred_at,
+'location', CASE WHEN e.location_code IS NULL THEN NULL
+ELSE json_build_object('code', e.location_code,
+'name', e.location_name) END))
+FROM follow_up_events e WHERE e.process_numero = p.numero), '[]')
+) AS state
+FROM processes p
+WHERE p.numero IN (SELECT json_array_elements_text($1::json));
+
+WITH incoming AS (
+SELECT id, name FROM json_to_recordset($1::json) AS c(id text, name text)
+),
+upserted AS (
+INSERT INTO customers (id, name)
+SELECT id, name FROM incoming
+ON CONFLICT (id) DO UPDATE SET name = excluded.name
+WHERE customers.name IS DISTINCT FROM excluded.name
+)
+SELECT c.id FROM customers c JOIN incoming i ON i.id = c.id WHERE c.name IS DISTINCT FROM i.name;
+
+WITH written AS (
+INSERT INTO processes (numero, customer_id, status, type, mode, customer_reference, origin_code,
+origin_name, destination_code, destination_name, shipment_date, eta,
+original_eta, arrival_date, customs_channel, customs, free_time_ends_at,
+follow_count, updated_at, synced_at)
+SELECT numero, customer_id, status, type, mode, customer_reference, origin_code, origin_name,
+destination_code, destination_name, shipment_date, eta, eta, arrival_date, customs_channel,
+customs, free_time_ends_at, follow_count, updated_at, now()
+FROM json_to_recordset($1::json) AS p(
+numero text, customer_id text, status text, type text, mode text, customer_reference text,
+origin_code text, origin_name text, destination_code text, destination_name text,
+shipment_date date, eta date, arrival_date date, customs_channel text, customs jsonb,
+free_time_ends_at date, follow_count integer, updated_at timestamptz)
+ON CONFLICT (numero) DO UPDATE SET
+customer_id = excluded.customer_id, status = excluded.status, type = excluded.type,
+mode = excluded.mode, customer_reference = excluded.customer_reference,
+origin_code = excluded.origin_code, origin_name = excluded.origin_name,
+destination_code = excluded.destination_code, destination_name = excluded.destination_name,
+shipment_date = excluded.shipment_date, eta = excluded.eta,
+original_eta = coalesce(processes.original_eta, processes.eta, excluded.eta),
+arrival_date = excluded.arrival_date,
+customs_channel = excluded.customs_channel, customs = excluded.customs,
+free_time_ends_at = excluded.free_time_ends_at, follow_count = excluded.follow_count,
+updated_at = excluded.updated_at, synced_at = excluded.synced_at
+-- Never let an older copy overwrite a newer one, whatever order pages arrive in.
+WHERE processes.updated_at < excluded.updated_at
+RETURNING numero, eta
+), history AS (
+INSERT INTO process_eta_history (process_numero, eta, recorded_at)
+SELECT w.numero, w.eta, now()
+FROM written w
+WHERE w.numero IN (SELECT json_array_elements_text($2::json))
+)
+SELECT numero FROM written;
+
+DELETE FROM process_containers c
+WHERE c.process_numero IN (SELECT json_array_elements_text($1::json))
+AND NOT EXISTS (SELECT 1 FROM json_to_recordset($2::json)
+AS k(process_numero text, container_number text, position smallint)
+WHERE k.process_numero = c.process_numero AND k.container_number = c.container_number);
+
+INSERT INTO process_containers (process_numero, container_number, position)
+SELECT process_numero, container_number, position FROM json_to_recordset($1::json)
+AS k(process_numero text, container_number text, position smallint)
+ON CONFLICT (process_numero, container_number) DO UPDATE SET position = excluded.position
+WHERE process_containers.position IS DISTINCT FROM excluded.position;
+
+DELETE FROM follow_up_events e
+WHERE e.process_numero IN (SELECT json_array_elements_text($1::json))
+AND NOT EXISTS (SELECT 1 FROM json_to_recordset($2::json)
+AS k(process_numero text, id text, code text, description text,
+occurred_at timestamptz, location_code text, location_name text) WHERE k.process_numero = e.process_numero AND k.id = e.id);
+
+INSERT INTO follow_up_events (process_numero, id, code, description, occurred_at, location_code, location_name)
+SELECT process_numero, id, code, description, occurred_at, location_code, location_name FROM json_to_recordset($1::json)
+AS k(process_numero text, id text, code text, description text,
+occurred_at timestamptz, location_code text, location_name text)
+ON CONFLICT (process_numero, id) DO UPDATE SET
+code = excluded.code, description = excluded.description, occurred_at = excluded.occurred_at,
+location_code = excluded.location_code, location_name = excluded.location_name
+WHERE (follow_up_events.code, follow_up_events.description, follow_up_events.occurred_at,
+follow_up_events.location_code, follow_up_events.location_name)
+IS DISTINCT FROM
+(excluded.code, excluded.description, excluded.occurred_at, excluded.location_code,
+excluded.location_name);
+
+INSERT INTO process_list_items (numero, body)
+SELECT p.numero, process_list_item(p, c)
+FROM processes p
+JOIN customers c ON c.id = p.customer_id
+WHERE p.numero IN (SELECT json_array_elements_text($1::json))
+ON CONFLICT (numero) DO UPDATE SET body = excluded.body;
+
+WITH head AS (
+UPDATE change_feed_head
+SET last_position = last_position + $1,
+last_recorded_at = greatest(clock_timestamp(), last_recorded_at)
+RETURNING last_position, last_recorded_at
+), appended AS (
+INSERT INTO process_changes (position, recorded_at, customer_id, numero, kind, status, updated_at, details)
+SELECT head.last_position - $2 + d.ordinal, head.last_recorded_at, d.customer_id,
+d.numero, d.kind, d.status, d.updated_at, d.details
+FROM head,
+ROWS FROM (json_to_recordset($3::json)
+AS (customer_id text, numero text, kind text, status text,
+updated_at timestamptz, details json))
+WITH ORDINALITY AS d(customer_id, numero, kind, status, updated_at, details, ordinal)
+)
+SELECT last_position::text AS "lastPosition" FROM head;
+
+SELECT pg_notify($1, $2);
+
+release savepoint sp1;

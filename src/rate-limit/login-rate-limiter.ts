@@ -9,7 +9,7 @@ import { RateLimitStore, toSeconds, type LimitWindow } from './rate-limit.store.
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
 
 /**
- * Failed logins within 15 minutes (see the README's "Rate limits"): a user name from one address
+ * Failed logins within 15 minutes (see "Rate limits" in docs/operations.md): a user name from one address
  * is locked first, an address trying many names next, and a user name across every address only
  * at a higher cap, so one address cannot lock a user out everywhere.
  */

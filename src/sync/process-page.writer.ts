@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../database/database.service.js';
+import { GenerateSql } from '../database/generate-sql.decorator.js';
 import { isDataError, rowsOf, sqlStateOf, type Executor } from '../database/sql-rows.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
 import type { StoredProcess } from '../changes/process-changes.js';
 import type { ChangeKind } from '../domain/change-kinds.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
+import { WRITE_EACH_SQL_EXAMPLES, WRITE_SQL_EXAMPLES } from './page-sql-examples.js';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -40,6 +42,7 @@ export class ProcessPageWriter {
   constructor(private readonly changes: ChangeRecorder) {}
 
   /** All processes in one go; any database error aborts the whole (caller's) transaction. */
+  @GenerateSql(...WRITE_SQL_EXAMPLES)
   async write(tx: Transaction, processes: OperationsProcess[]): Promise<PageWriteResult> {
     if (processes.length === 0) return nothingWritten(0);
     const newer = await this.newerThanStored(tx, processes);
@@ -69,6 +72,7 @@ export class ProcessPageWriter {
    * One process at a time, each in its own savepoint: the slow path after a batch failed on bad
    * data, so that the one offending process is refused and every other one still lands.
    */
+  @GenerateSql(...WRITE_EACH_SQL_EXAMPLES)
   async writeEach(tx: Transaction, processes: OperationsProcess[]): Promise<PageWriteResult> {
     const result = nothingWritten(0);
     for (const process of processes) {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Injectable } from '@nestjs/common';
 import { DatabaseService, type Database } from '../database/database.service.js';
+import { DummyValue, GenerateSql, IN_TRANSACTION } from '../database/generate-sql.decorator.js';
 import { sqlUtcInstant } from '../database/sql-instant.js';
 import { rowsOf, type Executor } from '../database/sql-rows.js';
 import type { Transaction } from './process-page.writer.js';
@@ -36,6 +37,7 @@ export class SyncStateRepository {
     this.db = database.db;
   }
 
+  @GenerateSql({ name: 'a stream', params: ['processes'] })
   async read(stream: string, executor: Executor = this.db): Promise<SyncStateRow | null> {
     const [row] = await rowsOf<SyncStateRow>(
       executor,
@@ -48,6 +50,7 @@ export class SyncStateRepository {
     return row ?? null;
   }
 
+  @GenerateSql({ name: 'a stream', params: ['processes', DummyValue.INSTANT] })
   async markStarted(stream: string, at: Date): Promise<SyncStateRow> {
     await this.db.execute(sql`
       INSERT INTO sync_state (stream, last_started_at) VALUES (${stream}, ${at.toISOString()})
@@ -56,6 +59,14 @@ export class SyncStateRepository {
   }
 
   /** After a page that has a next one: where to resume. */
+  @GenerateSql({
+    name: "in the page's transaction",
+    params: [
+      IN_TRANSACTION,
+      'processes',
+      { cursor: 'c1', updatedSince: null, highWater: '2026-03-01T06:00:00.000Z' },
+    ],
+  })
   async savePassProgress(tx: Transaction, stream: string, progress: PassProgress): Promise<void> {
     await tx.execute(sql`
       UPDATE sync_state SET pass_cursor = ${progress.cursor}, pass_updated_since = ${progress.updatedSince},
@@ -64,6 +75,14 @@ export class SyncStateRepository {
   }
 
   /** After the last page: the watermark moves up (never down) and the pass is over. */
+  @GenerateSql({
+    name: "in the page's transaction",
+    params: [
+      IN_TRANSACTION,
+      'processes',
+      { highWater: '2026-03-01T06:00:00.000Z', succeededAt: DummyValue.INSTANT, processedCount: 1 },
+    ],
+  })
   async completePass(
     tx: Transaction,
     stream: string,
@@ -78,6 +97,7 @@ export class SyncStateRepository {
   }
 
   /** A failed run; `abandonPass` drops a resume point that may be what fails (e.g. a cursor upstream no longer accepts). */
+  @GenerateSql({ name: 'keeping the pass', params: ['processes', 'timeout', false] })
   async recordFailure(stream: string, error: string, abandonPass: boolean): Promise<void> {
     const keepPass = !abandonPass;
     await this.db.execute(sql`

@@ -15,6 +15,15 @@ export const TEST_DATABASE_TARGETS: Array<'pglite' | 'postgres'> = process.env.T
   ? ['pglite', 'postgres']
   : ['pglite'];
 
+/**
+ * Where the suites that boot the whole app run: once, on a real PostgreSQL server when there is
+ * one (what production runs), on PGlite otherwise. Every statement still runs on both in the
+ * integration tier, and the black-box suite runs the demo, on PGlite, over HTTP.
+ */
+export const APP_TEST_DATABASE_TARGET: 'pglite' | 'postgres' = process.env.TEST_DATABASE_URL
+  ? 'postgres'
+  : 'pglite';
+
 export interface TestDatabase {
   options: DatabaseOptions;
   /** Drops the throwaway database. */

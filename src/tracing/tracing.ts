@@ -9,6 +9,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { Request } from 'express';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { routePatternOf } from '../common/http/route-pattern.js';
+import { runBeforeExit } from '../lifecycle/exit-hooks.js';
 
 /** The `service.name` of the spans unless `OTEL_SERVICE_NAME` says otherwise. */
 const DEFAULT_SERVICE_NAME = 'process-lookup';
@@ -52,5 +53,6 @@ export async function startTracing(): Promise<void> {
     logRecordProcessors: [],
   });
   sdk.start();
+  runBeforeExit(() => sdk.shutdown());
   await waitForAllMessagesAcknowledged();
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { and, desc, eq, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { DatabaseService } from '../database/database.service.js';
+import { DummyValue, GenerateSql } from '../database/generate-sql.decorator.js';
 import { users, webhookDeliveries, webhookSubscriptions, type WebhookStatus } from '../database/schema.js';
 import { rowsOf } from '../database/sql-rows.js';
 import type { ChangeKind } from '../domain/change-kinds.js';
@@ -37,6 +38,22 @@ export class WebhooksRepository {
    * Inserts the subscription unless the owner already has `limit`; null then. The owner's user
    * row is locked meanwhile, so that concurrent creations count one after the other.
    */
+  @GenerateSql({
+    name: 'under the limit',
+    params: [
+      10,
+      {
+        ownerId: DummyValue.USER_ID,
+        url: 'https://hooks.example.com/in',
+        description: null,
+        kinds: null,
+        customerIds: null,
+        position: 0,
+        encryptedSecret: 'encrypted',
+        now: DummyValue.INSTANT,
+      },
+    ],
+  })
   async createWithin(limit: number, subscription: NewSubscription): Promise<WebhookSubscription | null> {
     return this.database.db.transaction(async (tx) => {
       await tx.select({ id: users.id }).from(users).where(eq(users.id, subscription.ownerId)).for('update');
@@ -64,6 +81,7 @@ export class WebhooksRepository {
     });
   }
 
+  @GenerateSql({ name: 'an owner', params: [DummyValue.USER_ID] })
   async listOwned(ownerId: string): Promise<WebhookSubscription[]> {
     const rows = await this.database.db
       .select()
@@ -73,6 +91,7 @@ export class WebhooksRepository {
     return rows.map(toSubscription);
   }
 
+  @GenerateSql({ name: "an owner's", params: [DummyValue.UUID, DummyValue.USER_ID] })
   async findOwned(id: string, ownerId: string): Promise<WebhookSubscription | null> {
     const [row] = await this.database.db.select().from(webhookSubscriptions).where(owned(id, ownerId));
     return row === undefined ? null : toSubscription(row);
@@ -82,6 +101,21 @@ export class WebhooksRepository {
    * Applies the changes; `ACTIVE` on a disabled or paused subscription resumes it where it
    * stopped, its failed message due at once.
    */
+  @GenerateSql(
+    {
+      name: 'a new URL',
+      params: [
+        DummyValue.UUID,
+        DummyValue.USER_ID,
+        { url: 'https://hooks.example.com/2' },
+        DummyValue.INSTANT,
+      ],
+    },
+    {
+      name: 'resumed',
+      params: [DummyValue.UUID, DummyValue.USER_ID, { status: 'ACTIVE' }, DummyValue.INSTANT],
+    },
+  )
   async update(
     id: string,
     ownerId: string,
@@ -102,6 +136,7 @@ export class WebhooksRepository {
     return row === undefined ? null : toSubscription(row);
   }
 
+  @GenerateSql({ name: "an owner's", params: [DummyValue.UUID, DummyValue.USER_ID] })
   async delete(id: string, ownerId: string): Promise<boolean> {
     const rows = await this.database.db
       .delete(webhookSubscriptions)
@@ -111,6 +146,7 @@ export class WebhooksRepository {
   }
 
   /** The subscription's encrypted secret, for a rotation to keep as the previous one. */
+  @GenerateSql({ name: "an owner's", params: [DummyValue.UUID, DummyValue.USER_ID] })
   async encryptedSecret(id: string, ownerId: string): Promise<string | null> {
     const [row] = await this.database.db
       .select({ secret: webhookSubscriptions.secret })
@@ -123,6 +159,16 @@ export class WebhooksRepository {
    * Signs with `secret` from now on; the one it replaces goes on signing until `replacedExpiresAt`,
    * beside those earlier rotations replaced that have not expired (expired ones are dropped).
    */
+  @GenerateSql({
+    name: 'keeping the replaced one a while',
+    params: [
+      DummyValue.UUID,
+      DummyValue.USER_ID,
+      'encrypted-2',
+      new Date('2026-03-02T06:00:00Z'),
+      DummyValue.INSTANT,
+    ],
+  })
   async rotateSecret(
     id: string,
     ownerId: string,
@@ -151,6 +197,10 @@ export class WebhooksRepository {
    * Moves delivery back (or on) to just after `position`; a disabled subscription is active again,
    * a paused one stays paused.
    */
+  @GenerateSql({
+    name: 'from a position',
+    params: [DummyValue.UUID, DummyValue.USER_ID, 0, DummyValue.INSTANT],
+  })
   async replayFrom(
     id: string,
     ownerId: string,
@@ -176,6 +226,10 @@ export class WebhooksRepository {
    * Up to `limit` attempts, newest first, before the attempt `beforeId` (null: the newest), of the
    * outcome asked for (null: both). An attempt succeeded when it logged no error.
    */
+  @GenerateSql(
+    { name: 'the newest', params: [DummyValue.UUID, 20, null, null] },
+    { name: 'failed ones before an attempt', params: [DummyValue.UUID, 20, 100, 'failed'] },
+  )
   deliveries(
     subscriptionId: string,
     limit: number,
@@ -194,6 +248,7 @@ export class WebhooksRepository {
   }
 
   /** One attempt of the subscription's log; null when it has none of that id. */
+  @GenerateSql({ name: 'one attempt', params: [DummyValue.UUID, 1] })
   async delivery(subscriptionId: string, deliveryId: number): Promise<WebhookDelivery | null> {
     const [found] = await this.deliveriesWhere(
       and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.id, deliveryId)),

@@ -15,10 +15,10 @@ import { SyncStateRepository } from '../../src/sync/sync-state.repository.js';
 import { SyncService } from '../../src/sync/sync.service.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { staleListItems } from '../../src/testing/stale-list-items.js';
-import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../../src/testing/test-database.js';
+import { connectTestDatabase, APP_TEST_DATABASE_TARGET } from '../../src/testing/test-database.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
-describe.each(TEST_DATABASE_TARGETS)(`${SyncService.name} against the sandbox on %s`, (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])(`${SyncService.name} against the sandbox on %s`, (target) => {
   let database: DatabaseService;
   let dispose: () => Promise<void>;
 

@@ -155,23 +155,52 @@ describe('behaviour every route shares', () => {
     },
   );
 
+  const RETIRED = {
+    type: '/problems/endpoint-retired',
+    title: 'Endpoint retired',
+    status: 410,
+    detail:
+      'GET /api/tracking was retired in March 2026. Use GET /api/processes to list processes and GET /api/processes/{numero} for one process.',
+    successors: { list: '/api/processes', detail: '/api/processes/{numero}' },
+  };
+
   it.each([
     ['GET', '/api/tracking'],
-    ['GET', '/api/tracking?numero=IMP-2026-000001'],
+    ['GET', '/api/tracking?numero=IMP-2026-000001&foo[]=1'],
+    ['GET', '/api/tracking/IMP-2026-000001'],
+    ['GET', '/api/tracking/a/b/c'],
     ['POST', '/api/tracking/search'],
+    ['PUT', '/api/tracking/x'],
+    ['PATCH', '/api/tracking'],
+    ['DELETE', '/api/tracking'],
+    ['OPTIONS', '/api/tracking'],
   ])('answers the retired route, %s %s, with 410 and where to go instead', async (method, path) => {
-    const answer = await api.request<Problem & { successors: Record<string, string> }>(method, path, {
-      token,
-    });
+    const answer = await api.request<Problem>(method, path, { token });
 
     expect(answer.status).toBe(410);
     expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(answer.headers.link).toBe('</api/processes>; rel="successor-version"');
     expect(answer.headers.deprecation).toBe('@1772323200');
     expect(answer.headers.sunset).toBe('Sun, 01 Mar 2026 00:00:00 GMT');
-    expect(answer.body).toMatchObject({
-      type: '/problems/endpoint-retired',
-      successors: { list: '/api/processes', detail: '/api/processes/{numero}' },
+    expect(answer.body).toMatchObject(RETIRED);
+  });
+
+  it('answers the retired route the same without a token and with a token that is not one', async () => {
+    const anonymous = await api.get<Problem>('/api/tracking');
+    const garbage = await api.get<Problem>('/api/tracking', {
+      headers: { Authorization: 'Bearer garbage' },
     });
+
+    expect([anonymous.status, garbage.status]).toEqual([410, 410]);
+    expect(anonymous.body).toMatchObject(RETIRED);
+    expect(garbage.body).toMatchObject(RETIRED);
+  });
+
+  it('answers HEAD on the retired route with 410 and its headers, without a body', async () => {
+    const answer = await api.request('HEAD', '/api/tracking', { token });
+
+    expect(answer.status).toBe(410);
+    expect(answer.headers.sunset).toBe('Sun, 01 Mar 2026 00:00:00 GMT');
+    expect(answer.body).toBe('');
   });
 });

@@ -17,7 +17,11 @@ import type { UserRole } from '../../src/domain/authenticated-user.js';
 import { OpenApiConformance } from './openapi-conformance.js';
 import { OperationsGateway } from '../../src/operations/operations.gateway.js';
 import { FakeOperationsGateway } from '../../src/testing/fake-operations.gateway.js';
-import { createTestDatabase, type TestDatabase } from '../../src/testing/test-database.js';
+import {
+  APP_TEST_DATABASE_TARGET,
+  createTestDatabase,
+  type TestDatabase,
+} from '../../src/testing/test-database.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -62,7 +66,7 @@ export class TestApp {
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
     const testDatabase =
       options.sharingDatabaseOf === undefined
-        ? await createTestDatabase(options.target ?? 'pglite')
+        ? await createTestDatabase(options.target ?? APP_TEST_DATABASE_TARGET)
         : { options: options.sharingDatabaseOf.testDatabase.options, drop: async () => {} };
     const config = loadAppConfig({
       NODE_ENV: 'test',

@@ -6,7 +6,7 @@ import { WebhookDeliverer } from '../../src/webhooks/delivery/webhook-deliverer.
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { closedPort } from '../../src/testing/closed-port.js';
 import { TestApp } from '../support/test-app.js';
-import { TEST_DATABASE_TARGETS } from '../../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../../src/testing/test-database.js';
 import { waitUntil } from '../support/wait-until.js';
 import { aChange, recordChanges } from './support/record-changes.js';
 import { verifiedWith, WebhookReceiver } from './support/webhook-receiver.js';
@@ -29,7 +29,7 @@ interface Delivery {
 /** Just past the longest a jittered delay can be (+10%). */
 const pastDelay = (delayMs: number) => Math.ceil(delayMs * 1.1) + 1000;
 
-describe.each(TEST_DATABASE_TARGETS)('webhook delivery (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('webhook delivery (%s)', (target) => {
   let testApp: TestApp;
   let clock: FakeClock;
   let receiver: WebhookReceiver;

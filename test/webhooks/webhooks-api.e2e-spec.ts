@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../src/database/sql-rows.js';
 import { encodeCursor } from '../../src/changes/change-cursor.js';
 import { TestApp } from '../support/test-app.js';
-import { TEST_DATABASE_TARGETS } from '../../src/testing/test-database.js';
+import { APP_TEST_DATABASE_TARGET } from '../../src/testing/test-database.js';
 import { aChange, recordChanges } from './support/record-changes.js';
 
 interface Webhook {
@@ -22,7 +22,7 @@ interface Webhook {
 
 const RECEIVER = 'http://127.0.0.1:9/hooks';
 
-describe.each(TEST_DATABASE_TARGETS)('/api/webhooks (%s)', (target) => {
+describe.each([APP_TEST_DATABASE_TARGET])('/api/webhooks (%s)', (target) => {
   let testApp: TestApp;
   let acmeToken: string;
   let globexToken: string;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { and, eq, sql } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
+import { DummyValue, GenerateSql } from '../../database/generate-sql.decorator.js';
 import { clientApplications, users } from '../../database/schema.js';
 import type { Scope } from '../../domain/scopes.js';
 import type { ClientApplication, ClientCredentialsRecord, ClientPrincipal } from './client-application.js';
@@ -31,6 +32,21 @@ export class ClientsRepository {
    * Inserts the client unless the owner already has `limit`; null then. The owner's user row is
    * locked meanwhile, so that concurrent creations count one after the other.
    */
+  @GenerateSql({
+    name: 'under the limit',
+    params: [
+      10,
+      {
+        ownerId: DummyValue.USER_ID,
+        clientId: 'snapshot-client',
+        name: 'ERP',
+        scopes: ['processes:read'],
+        customerIds: null,
+        secretHash: 'hash',
+        now: DummyValue.INSTANT,
+      },
+    ],
+  })
   async createWithin(limit: number, client: NewClient): Promise<ClientApplication | null> {
     return this.database.db.transaction(async (tx) => {
       await tx.select({ id: users.id }).from(users).where(eq(users.id, client.ownerId)).for('update');
@@ -57,6 +73,7 @@ export class ClientsRepository {
     });
   }
 
+  @GenerateSql({ name: 'an owner', params: [DummyValue.USER_ID] })
   async listOwned(ownerId: string): Promise<ClientApplication[]> {
     const rows = await this.database.db
       .select()
@@ -66,11 +83,16 @@ export class ClientsRepository {
     return rows.map(toClient);
   }
 
+  @GenerateSql({ name: "an owner's", params: [DummyValue.UUID, DummyValue.USER_ID] })
   async findOwned(id: string, ownerId: string): Promise<ClientApplication | null> {
     const [row] = await this.database.db.select().from(clientApplications).where(owned(id, ownerId));
     return row === undefined ? null : toClient(row);
   }
 
+  @GenerateSql({
+    name: 'a new name',
+    params: [DummyValue.UUID, DummyValue.USER_ID, { name: 'ERP 2' }, DummyValue.INSTANT],
+  })
   async update(
     id: string,
     ownerId: string,
@@ -85,6 +107,7 @@ export class ClientsRepository {
     return row === undefined ? null : toClient(row);
   }
 
+  @GenerateSql({ name: "an owner's", params: [DummyValue.UUID, DummyValue.USER_ID] })
   async delete(id: string, ownerId: string): Promise<boolean> {
     const rows = await this.database.db
       .delete(clientApplications)
@@ -94,6 +117,16 @@ export class ClientsRepository {
   }
 
   /** Authenticates with `secretHash` from now on, and with the one it replaces until `previousExpiresAt`. */
+  @GenerateSql({
+    name: 'keeping the previous one a while',
+    params: [
+      DummyValue.UUID,
+      DummyValue.USER_ID,
+      'hash-2',
+      new Date('2026-03-02T06:00:00Z'),
+      DummyValue.INSTANT,
+    ],
+  })
   async rotateSecret(
     id: string,
     ownerId: string,
@@ -115,6 +148,7 @@ export class ClientsRepository {
   }
 
   /** What the token endpoint checks a client's credentials against; null for an unknown client id. */
+  @GenerateSql({ name: 'a client id', params: ['snapshot-client'] })
   async credentialsOf(clientId: string): Promise<ClientCredentialsRecord | null> {
     const [row] = await this.database.db
       .select({
@@ -138,6 +172,7 @@ export class ClientsRepository {
   }
 
   /** What a client's access token acts as; null once the client is deleted. */
+  @GenerateSql({ name: 'a client id', params: ['snapshot-client'] })
   async principalOf(clientId: string): Promise<ClientPrincipal | null> {
     const [row] = await this.database.db
       .select({
@@ -153,6 +188,7 @@ export class ClientsRepository {
     return row === undefined ? null : { ...row, scopes: row.scopes as Scope[] };
   }
 
+  @GenerateSql({ name: 'a client id', params: ['snapshot-client', DummyValue.INSTANT] })
   async markUsed(clientId: string, now: Date): Promise<void> {
     await this.database.db
       .update(clientApplications)

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { and, eq, isNull } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
+import { DummyValue, GenerateSql } from '../../database/generate-sql.decorator.js';
 import { refreshTokens, signIns } from '../../database/schema.js';
 
 /**
@@ -26,6 +27,10 @@ export class SignInsRepository {
    * Starts a sign-in that lasts until `expiresAt` at the latest, with its first refresh token;
    * answers the sign-in's id.
    */
+  @GenerateSql({
+    name: 'with its first refresh token',
+    params: [DummyValue.USER_ID, 'token-hash-1', DummyValue.INSTANT, new Date('2026-03-31T06:00:00Z')],
+  })
   async start(userId: string, tokenHash: string, now: Date, expiresAt: Date): Promise<string> {
     return this.database.db.transaction(async (tx) => {
       const [signIn] = await tx
@@ -43,6 +48,11 @@ export class SignInsRepository {
    * {@link CONCURRENT_REFRESH_GRACE_MS} of its first use it gets a pair of the same sign-in too;
    * later it is a reuse.
    */
+  @GenerateSql(
+    { name: 'a fresh token', params: ['token-hash-1', 'token-hash-2', DummyValue.INSTANT] },
+    { name: 'a token spent just now', params: ['token-hash-1', 'token-hash-3', DummyValue.INSTANT] },
+    { name: 'an unknown token', params: ['unknown-hash', 'token-hash-4', DummyValue.INSTANT] },
+  )
   rotate(tokenHash: string, nextHash: string, now: Date): Promise<Rotation> {
     return this.database.db.transaction(async (tx): Promise<Rotation> => {
       const [spent] = await tx
@@ -75,6 +85,7 @@ export class SignInsRepository {
   }
 
   /** Ends the sign-in of the token `tokenHash`; answers its id, or null when no sign-in has such a token. */
+  @GenerateSql({ name: 'a known token', params: ['token-hash-2', DummyValue.INSTANT] })
   async endByToken(tokenHash: string, now: Date): Promise<string | null> {
     return this.database.db.transaction(async (tx) => {
       const [known] = await tx
@@ -88,6 +99,7 @@ export class SignInsRepository {
   }
 
   /** Whether the sign-in was ended (by a logout or a reuse); an unknown one counts as ended. */
+  @GenerateSql({ name: 'a sign-in', params: [DummyValue.UUID] })
   async hasEnded(signInId: string): Promise<boolean> {
     const [row] = await this.database.db
       .select({ endedAt: signIns.endedAt })

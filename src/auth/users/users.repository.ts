@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
+import { DummyValue, GenerateSql } from '../../database/generate-sql.decorator.js';
 import { customers, userCustomers, users } from '../../database/schema.js';
 import type { UserRole } from '../../domain/authenticated-user.js';
 
@@ -30,18 +31,32 @@ export class UnknownCustomersError extends Error {
 export class UsersRepository {
   constructor(private readonly database: DatabaseService) {}
 
+  @GenerateSql({ name: 'a user name', params: [DummyValue.USERNAME] })
   findByUsername(username: string): Promise<UserRecord | null> {
     return this.findOne(eq(users.username, username));
   }
 
+  @GenerateSql({ name: 'an id', params: [DummyValue.USER_ID] })
   findById(id: string): Promise<UserRecord | null> {
     return this.findOne(eq(users.id, id));
   }
 
+  @GenerateSql({ name: 'everyone', params: [] })
   async list(): Promise<UserRecord[]> {
     return this.select().orderBy(asc(users.username));
   }
 
+  @GenerateSql({
+    name: "a customer's user",
+    params: [
+      {
+        username: 'another-user',
+        passwordHash: 'hash',
+        role: 'customer',
+        customerIds: [DummyValue.CUSTOMER_ID],
+      },
+    ],
+  })
   async create(user: NewUser): Promise<UserRecord> {
     return this.database.db.transaction(async (tx) => {
       await assertCustomersExist(tx, user.customerIds);
@@ -60,6 +75,7 @@ export class UsersRepository {
   }
 
   /** Returns false when no such user exists. */
+  @GenerateSql({ name: 'a new password', params: [DummyValue.USERNAME, { passwordHash: 'hash-2' }] })
   async update(username: string, changes: { passwordHash?: string; active?: boolean }): Promise<boolean> {
     const updated = await this.database.db
       .update(users)

@@ -210,7 +210,7 @@ const delayedByDays: ProcessFilter<'delayedByDays'> = {
   countedBy: [],
 };
 
-/** Every filter of the list; the README's "How to add a list filter" says what else a new one needs. */
+/** Every filter of the list; docs/extending.md's "How to add a list filter" says what else a new one needs. */
 export const PROCESS_FILTERS = [
   vocabularyFilter('status', 'statuses', ['totals', 'dailyTotals']),
   vocabularyFilter('type', 'types', ['totals']),

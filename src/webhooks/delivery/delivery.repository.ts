@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sql, type SQL } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
+import { DummyValue, GenerateSql } from '../../database/generate-sql.decorator.js';
 import { prepared, preparedOnce, type PreparedRead } from '../../database/prepared-statements.js';
 import { rowsOf } from '../../database/sql-rows.js';
 import { WEBHOOK_STATUSES, type WebhookStatus } from '../../database/schema.js';
@@ -122,6 +123,10 @@ export class DeliveryRepository {
    * Leases up to `limit` active subscriptions of active users that have a change to look at and
    * are due at `now`.
    */
+  @GenerateSql({
+    name: 'the due ones',
+    params: ['instance-1', DummyValue.INSTANT, new Date('2026-03-01T06:01:00Z'), 10],
+  })
   async claim(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<LeasedSubscription[]> {
     const rows = await rowsOf<LeasedRow>(
       this.database.db,
@@ -160,6 +165,53 @@ export class DeliveryRepository {
    * asked for (its kinds), with the feed's extent as of the same snapshot. Positions are committed
    * in order, so a change not there now never appears below the extent read with it.
    */
+  @GenerateSql(
+    {
+      name: 'every customer, every kind',
+      params: [
+        {
+          id: DummyValue.UUID,
+          url: 'https://hooks.example.com/in',
+          kinds: null,
+          customerIds: null,
+          position: 0,
+          failedAttempts: 0,
+          secret: 'encrypted',
+          retiredSecrets: [],
+        },
+      ],
+    },
+    {
+      name: 'one customer, some kinds',
+      params: [
+        {
+          id: DummyValue.UUID,
+          url: 'https://hooks.example.com/in',
+          kinds: ['STATUS_CHANGED'],
+          customerIds: [DummyValue.CUSTOMER_ID],
+          position: 0,
+          failedAttempts: 0,
+          secret: 'encrypted',
+          retiredSecrets: [],
+        },
+      ],
+    },
+    {
+      name: 'several customers, every kind',
+      params: [
+        {
+          id: DummyValue.UUID,
+          url: 'https://hooks.example.com/in',
+          kinds: null,
+          customerIds: [DummyValue.CUSTOMER_ID, DummyValue.OTHER_CUSTOMER_ID],
+          position: 0,
+          failedAttempts: 0,
+          secret: 'encrypted',
+          retiredSecrets: [],
+        },
+      ],
+    },
+  )
   async nextChange(subscription: LeasedSubscription): Promise<NextChange> {
     const customers = subscription.customerIds;
     const shape: SubscriptionShape = {
@@ -195,6 +247,24 @@ export class DeliveryRepository {
   }
 
   /** Moves past changes that are not for the subscription, up to `toPosition`; false when it lost the lease. */
+  @GenerateSql({
+    name: 'a leased subscription',
+    params: [
+      {
+        id: DummyValue.UUID,
+        url: 'https://hooks.example.com/in',
+        kinds: null,
+        customerIds: null,
+        position: 0,
+        failedAttempts: 0,
+        secret: 'encrypted',
+        retiredSecrets: [],
+      },
+      'instance-1',
+      5,
+      new Date('2026-03-01T06:01:00Z'),
+    ],
+  })
   async passOver(
     subscription: LeasedSubscription,
     owner: string,
@@ -212,6 +282,23 @@ export class DeliveryRepository {
   }
 
   /** Disables the subscription without an attempt (it cannot be delivered as it stands). */
+  @GenerateSql({
+    name: 'a leased subscription',
+    params: [
+      {
+        id: DummyValue.UUID,
+        url: 'https://hooks.example.com/in',
+        kinds: null,
+        customerIds: null,
+        position: 0,
+        failedAttempts: 0,
+        secret: 'encrypted',
+        retiredSecrets: [],
+      },
+      'instance-1',
+      'the URL is refused',
+    ],
+  })
   async disable(subscription: LeasedSubscription, owner: string, reason: string): Promise<void> {
     await this.database.db.execute(
       sql`UPDATE webhook_subscriptions SET status = 'DISABLED', disabled_reason = ${reason}
@@ -242,6 +329,31 @@ export class DeliveryRepository {
    * of the 2xx that moved it. Nothing is written (false) when this instance no longer holds the
    * subscription at the position it started from.
    */
+  @GenerateSql({
+    name: 'a failed attempt',
+    params: [
+      {
+        subscriptionId: DummyValue.UUID,
+        leaseOwner: 'instance-1',
+        fromPosition: 0,
+        advanceTo: null,
+        failedAttempts: 1,
+        nextAttemptAt: new Date('2026-03-01T06:00:30Z'),
+        disabledReason: null,
+        leaseUntil: null,
+        log: {
+          messageId: 'msg_1',
+          kind: 'STATUS_CHANGED',
+          attempt: 1,
+          attemptedAt: DummyValue.INSTANT,
+          responseStatus: 500,
+          durationMs: 120,
+          error: 'HTTP 500',
+          nextAttemptAt: new Date('2026-03-01T06:00:30Z'),
+        },
+      },
+    ],
+  })
   async record(result: AttemptResult): Promise<boolean> {
     const disabled = result.disabledReason;
     const log = result.log;
@@ -272,6 +384,7 @@ export class DeliveryRepository {
   }
 
   /** A subscription's URL and live secrets, whatever its status or lease; null once it is deleted. */
+  @GenerateSql({ name: 'a subscription', params: [DummyValue.UUID, DummyValue.INSTANT] })
   async signingTarget(subscriptionId: string, now: Date): Promise<SigningTarget | null> {
     const [row] = await rowsOf<{ url: string; secret: string; retired_secrets: string[] }>(
       this.database.db,
@@ -287,6 +400,7 @@ export class DeliveryRepository {
   }
 
   /** The change at `position` as the feed stores it; null when retention deleted it. */
+  @GenerateSql({ name: 'a position', params: [1] })
   async changeAt(position: number): Promise<PendingChange | null> {
     const [row] = await rowsOf<{ cursor: string; kind: ChangeKind; recorded_at_ms: string; body: string }>(
       this.database.db,
@@ -306,6 +420,22 @@ export class DeliveryRepository {
   }
 
   /** Logs an attempt made outside the feed's order (a test message, a resend): the position stays. */
+  @GenerateSql({
+    name: 'a test message',
+    params: [
+      DummyValue.UUID,
+      {
+        messageId: 'msg_1',
+        kind: 'STATUS_CHANGED',
+        attempt: 1,
+        attemptedAt: DummyValue.INSTANT,
+        responseStatus: 500,
+        durationMs: 120,
+        error: 'HTTP 500',
+        nextAttemptAt: null,
+      },
+    ],
+  })
   async logOutOfOrder(subscriptionId: string, log: AttemptLog): Promise<void> {
     await this.database.db.execute(
       sql`INSERT INTO webhook_deliveries (subscription_id, message_id, kind, attempt, attempted_at,
@@ -318,6 +448,7 @@ export class DeliveryRepository {
   }
 
   /** Gives the lease back, so that any instance may take the subscription when it is next due. */
+  @GenerateSql({ name: 'a lease', params: [DummyValue.UUID, 'instance-1'] })
   async release(subscriptionId: string, owner: string): Promise<void> {
     await this.database.db.execute(
       sql`UPDATE webhook_subscriptions SET lease_owner = NULL, lease_expires_at = NULL
@@ -326,6 +457,7 @@ export class DeliveryRepository {
   }
 
   /** Deletes up to `batch` attempts made before `instant`, oldest first; returns how many went. */
+  @GenerateSql({ name: 'a batch', params: [new Date('2000-01-01T00:00:00Z'), 5000] })
   async pruneDeliveriesBefore(instant: Date, batch: number): Promise<number> {
     const [row] = await rowsOf<{ deleted: number }>(
       this.database.db,
@@ -340,6 +472,7 @@ export class DeliveryRepository {
   }
 
   /** How many subscriptions there are in each status. */
+  @GenerateSql({ name: 'every status', params: [] })
   async countByStatus(): Promise<Record<WebhookStatus, number>> {
     const rows = await rowsOf<{ status: WebhookStatus; count: number }>(
       this.database.db,

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# CI's check of `nest g feature`: generates a feature into a scratch copy of this working tree (its
+# node_modules linked, not copied), then does what a developer does next and runs what CI would:
+# the SQL snapshot and the OpenAPI document refreshed, lint, type-check, and the generated
+# feature's own tests (unit, integration, e2e; the black-box spec is type-checked and linted, as
+# it needs a deployment). Only the generated feature's tests run, to stay within a minute or two.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+feature=${1:-ci-probes}
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/check-generator-XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+# Tracked and untracked files, not ignored ones: the tree as a developer has it, uncommitted edits included.
+git ls-files -z --cached --others --exclude-standard |
+  tar --null --files-from=- --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$scratch"
+ln -s "$root/node_modules" "$scratch/node_modules"
+cd "$scratch"
+
+step() {
+  local started=$SECONDS
+  "$@"
+  echo "[check-generator] $* took $((SECONDS - started)) s"
+}
+
+step npx --no-install nest generate feature "$feature"
+generated=(src/"$feature" test/"$feature".e2e-spec.ts test/remote/"$feature".remote-spec.ts)
+edited=(src/app.module.ts src/config/app.config.ts .dependency-cruiser.mjs)
+
+step env UPDATE_SQL_SNAPSHOT=1 npm run --silent test:integration -- src/queries
+test -s "src/queries/$feature.repository.sql" || {
+  echo "[check-generator] no SQL snapshot for the generated repository" >&2
+  exit 1
+}
+step env UPDATE_OPENAPI=1 npm run --silent test:e2e -- test/openapi.e2e-spec.ts
+step npm run --silent lint:openapi
+
+step npx --no-install prettier --check "${generated[@]}" "${edited[@]}"
+step npx --no-install eslint "${generated[@]}" "${edited[@]}"
+step npm run --silent lint:layers
+step npm run --silent generate:client
+# The whole project type-checked with the feature in it (a build would only emit the same program).
+step npx --no-install tsc --noEmit -p tsconfig.json
+
+# Its unit, integration and e2e specs in one Jest run, with the config specs its edit touched.
+step node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects unit integration e2e -- \
+  "src/$feature" src/config "test/$feature.e2e-spec.ts"
+echo "[check-generator] nest g feature $feature: generated, linted, type-checked and tested in $SECONDS s"
