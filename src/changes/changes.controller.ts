@@ -14,11 +14,7 @@ import { isCursor } from './change-cursor.js';
 import { ChangeStreamHub } from './change-stream.hub.js';
 import { ChangesService } from './changes.service.js';
 import { ChangesPageResponseDto } from './dto/change.response.dto.js';
-import {
-  ChangesStartQueryDto,
-  DEFAULT_CHANGES_LIMIT,
-  ListChangesQueryDto,
-} from './dto/list-changes.query.dto.js';
+import { ChangesStartQueryDto, ListChangesQueryDto } from './dto/list-changes.query.dto.js';
 
 /** The offending field of the 400's example in the document. */
 const INVALID_LIMIT = {
@@ -61,10 +57,10 @@ export class ChangesController {
   @Header('Cache-Control', PAGE_CACHE_CONTROL)
   @Header('Content-Type', 'application/json; charset=utf-8')
   async list(@Query() query: ListChangesQueryDto, @CurrentUser() user: AuthenticatedUser): Promise<Buffer> {
-    const limit = query.limit === undefined ? DEFAULT_CHANGES_LIMIT : Number(query.limit);
+    const { start, limit } = query.toCriteria();
     // The page's JSON as it is, in bytes: no interceptor, whose Observable pipeline would cost
     // more than the rest of the handler.
-    return (await this.changes.page(query, limit, this.visibility.of(user))).bytes;
+    return (await this.changes.page(start, limit, this.visibility.of(user))).bytes;
   }
 
   @Get('stream')
@@ -129,7 +125,7 @@ export class ChangesController {
     }
     const position =
       lastEventId === undefined
-        ? await this.changes.streamStart(query)
+        ? await this.changes.streamStart(query.toStart())
         : await this.changes.streamStart({ after: lastEventId }, { in: 'header', name: 'Last-Event-ID' });
     if (request.method === 'HEAD') {
       // Express answers HEAD with the GET route: the headers a stream would start with, no stream.

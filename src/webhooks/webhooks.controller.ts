@@ -34,11 +34,7 @@ import { CurrentUser } from '../auth/current-user.decorator.js';
 import { RequireJsonGuard } from '../common/http/require-json.guard.js';
 import { ApiProblemResponses } from '../common/openapi/api-problem-responses.decorator.js';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit.openapi.js';
-import {
-  DEFAULT_DELIVERIES_LIMIT,
-  DELIVERY_ID,
-  ListWebhookDeliveriesQueryDto,
-} from './dto/webhook.query.dto.js';
+import { DELIVERY_ID, ListWebhookDeliveriesQueryDto } from './dto/webhook.query.dto.js';
 import {
   CreateWebhookRequestDto,
   ReplayWebhookRequestDto,
@@ -368,11 +364,8 @@ export class WebhooksController {
     @Query() query: ListWebhookDeliveriesQueryDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<WebhookDeliveriesPageResponseDto> {
-    const limit = query.limit === undefined ? DEFAULT_DELIVERIES_LIMIT : Number(query.limit);
-    const before = query.after === undefined ? null : Number(query.after);
-    return deliveriesPageResponse(
-      await this.webhooks.deliveries(user, id, limit, before, query.outcome ?? null),
-    );
+    const { limit, before, outcome } = query.toCriteria();
+    return deliveriesPageResponse(await this.webhooks.deliveries(user, id, limit, before, outcome));
   }
 
   @Post(':id/test')

@@ -7,6 +7,7 @@ import {
   isInstant,
 } from '../../common/validation/query-parameters.js';
 import { isCursor } from '../change-cursor.js';
+import type { FeedStart } from '../changes.service.js';
 
 export const DEFAULT_CHANGES_LIMIT = 100;
 
@@ -34,6 +35,11 @@ export class ChangesStartQueryDto {
   @IsParameterMatching(isInstant, 'must be an RFC 3339 instant with an offset (2026-03-14T12:00:00Z)')
   @IsNotWith('after')
   since?: string;
+
+  /** Where the reading starts, in the feed's terms. */
+  toStart(): FeedStart {
+    return { after: this.after, since: this.since };
+  }
 }
 
 /** `GET /api/changes` parameters. */
@@ -50,4 +56,12 @@ export class ListChangesQueryDto extends ChangesStartQueryDto {
   @IsOptional()
   @IsIntegerParameter(1, 500)
   limit?: string;
+
+  /** The page asked for: where it starts and how many changes at most. */
+  toCriteria(): { start: FeedStart; limit: number } {
+    return {
+      start: this.toStart(),
+      limit: this.limit === undefined ? DEFAULT_CHANGES_LIMIT : Number(this.limit),
+    };
+  }
 }

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { aListCriteria } from '../../testing/list-criteria.factory.js';
+import { unmappedParameters } from '../../testing/query-parameter-mapping.js';
 import { ListProcessesQueryDto } from './list-processes.query.dto.js';
 
 const queryOf = (parameters: Record<string, string | string[]>) =>
@@ -96,6 +97,30 @@ describe(ListProcessesQueryDto.name, () => {
         sort: '-freeTimeEndsAt',
       });
     });
+  });
+
+  it('maps every parameter it validates into the criteria', () => {
+    const samples = {
+      page: '2',
+      pageSize: '50',
+      status: 'OPEN',
+      type: 'IMPORT',
+      mode: 'SEA',
+      customsChannel: 'RED',
+      shipmentFrom: '2026-03-01',
+      shipmentTo: '2026-03-02',
+      updatedFrom: '2026-03-01',
+      updatedTo: '2026-03-02',
+      container: 'MSCU1234566',
+      etaFrom: '2026-03-01',
+      etaTo: '2026-03-02',
+      freeTimeEndsFrom: '2026-03-01',
+      freeTimeEndsTo: '2026-03-02',
+      delayedByDays: '3',
+      sort: 'numero',
+    };
+
+    expect(unmappedParameters(ListProcessesQueryDto, samples, (query) => query.toCriteria())).toEqual([]);
   });
 
   describe('validation', () => {

@@ -45,4 +45,13 @@ export class ListWebhookDeliveriesQueryDto {
   @IsOptional()
   @IsParameterMatching(isDeliveryLogOutcome, `must be one of ${DELIVERY_LOG_OUTCOMES.join(', ')}`)
   outcome?: DeliveryLogOutcome;
+
+  /** `before`: the attempts older than this id; `null` from the newest. */
+  toCriteria(): { limit: number; before: number | null; outcome: DeliveryLogOutcome | null } {
+    return {
+      limit: this.limit === undefined ? DEFAULT_DELIVERIES_LIMIT : Number(this.limit),
+      before: this.after === undefined ? null : Number(this.after),
+      outcome: this.outcome ?? null,
+    };
+  }
 }
