@@ -105,6 +105,53 @@ describe(HttpWebhookTransport.name, () => {
     expect(written).toBeGreaterThan(1024);
   });
 
+  it('sends again, on a new connection, what a kept-alive one lost as the receiver closed it', async () => {
+    const connections = new Set<unknown>();
+    const answered: string[] = [];
+    // The first request on a connection is answered; the next one on it finds it closed, as when
+    // a receiver's idle timeout and a reuse cross.
+    const requestsOn = new WeakMap<object, number>();
+    handler = (req, res) => {
+      connections.add(req.socket);
+      const count = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, count);
+      if (count > 1) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume().on('end', () => {
+        answered.push(req.headers['webhook-id'] as string);
+        res.writeHead(204).end();
+      });
+    };
+    const sut = transport();
+
+    const first = await sut.send(request());
+    const second = await sut.send(request());
+
+    expect([first, second]).toMatchObject([
+      { kind: 'answered', status: 204 },
+      { kind: 'answered', status: 204 },
+    ]);
+    expect(answered).toHaveLength(2);
+    expect(connections.size).toBe(2);
+  });
+
+  it('reports a connection reset before any answer when it was not a reused one', async () => {
+    let requests = 0;
+    handler = (req) => {
+      requests += 1;
+      req.socket.destroy();
+    };
+
+    expect(await transport().send(request())).toMatchObject({
+      kind: 'failed',
+      failure: 'network',
+      error: 'connection reset by the receiver',
+    });
+    expect(requests).toBe(1);
+  });
+
   it('reports a refused connection', async () => {
     handler = (req) => req.socket.destroy();
 

@@ -54,18 +54,35 @@ export class HttpWebhookTransport extends WebhookTransport implements OnApplicat
       };
     }
     if (request.signal.aborted) return { kind: 'aborted' };
-    return new Promise<TransportOutcome>((resolve) => {
+    return this.post(request, addresses, elapsed, 'pooled');
+  }
+
+  /**
+   * One POST. On a pooled connection, one that breaks before any answer is most likely one the
+   * receiver closed as it was reused (Node servers close idle ones after 5 s, and a retry comes
+   * 5 s after a failure): the request goes once more, on a connection of its own, as browsers do.
+   * A receiver that dedupes by webhook-id sees it once either way.
+   */
+  private post(
+    request: WebhookRequest,
+    addresses: ResolvedAddress[],
+    elapsed: () => number,
+    connection: 'pooled' | 'own',
+  ): Promise<TransportOutcome> {
+    return new Promise((resolve) => {
       const url = new URL(request.url);
       const client = url.protocol === 'https:' ? https : http;
+      const pool = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
       const outgoing = client.request(url, {
         method: 'POST',
-        agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
+        agent: connection === 'pooled' ? pool : false,
         headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
         lookup: pinnedLookup(addresses),
         signal: request.signal,
       });
       let settled = false;
-      const settle = (outcome: TransportOutcome) => {
+      let answering = false;
+      const settle = (outcome: TransportOutcome | Promise<TransportOutcome>) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
@@ -81,6 +98,7 @@ export class HttpWebhookTransport extends WebhookTransport implements OnApplicat
         outgoing.destroy();
       }, this.limits.timeoutMs);
       outgoing.on('response', (response) => {
+        answering = true;
         const status = response.statusCode ?? 0;
         const retryAfter = response.headers['retry-after'] ?? null;
         let read = 0;
@@ -100,6 +118,10 @@ export class HttpWebhookTransport extends WebhookTransport implements OnApplicat
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
         if (request.signal.aborted) {
           settle({ kind: 'aborted' });
+          return;
+        }
+        if (connection === 'pooled' && outgoing.reusedSocket && !answering) {
+          settle(this.post(request, addresses, elapsed, 'own'));
           return;
         }
         settle({ kind: 'failed', failure: 'network', error: networkError(error), durationMs: elapsed() });
