@@ -1,26 +1,6 @@
 import { DummyValue, type SqlExample } from '../database/generate-sql.decorator.js';
 import type { Visibility } from '../domain/authenticated-user.js';
-import { PROCESS_SORTS, type ProcessListCriteria } from './process-list.criteria.js';
-
-const NO_FILTER: ProcessListCriteria = {
-  page: 1,
-  pageSize: 20,
-  statuses: null,
-  types: null,
-  modes: null,
-  customsChannels: null,
-  shipmentFrom: null,
-  shipmentTo: null,
-  updatedFrom: null,
-  updatedBefore: null,
-  container: null,
-  etaFrom: null,
-  etaTo: null,
-  freeTimeEndsFrom: null,
-  freeTimeEndsTo: null,
-  delayedByDays: null,
-  sort: '-updatedAt',
-};
+import { PROCESS_SORTS, UNFILTERED_LIST, type ProcessListCriteria } from './process-list.criteria.js';
 
 const ONE_CUSTOMER: Visibility = { customerIds: [DummyValue.CUSTOMER_ID] };
 const SEVERAL_CUSTOMERS: Visibility = { customerIds: [DummyValue.CUSTOMER_ID, DummyValue.OTHER_CUSTOMER_ID] };
@@ -32,7 +12,7 @@ const list = (
   visibility = ONE_CUSTOMER,
 ): SqlExample => ({
   name: `${name} (count, then page)`,
-  params: [{ ...NO_FILTER, ...criteria }, visibility],
+  params: [{ ...UNFILTERED_LIST, ...criteria }, visibility],
 });
 
 /**

@@ -43,5 +43,26 @@ export interface ProcessListCriteria {
   sort: ProcessSort;
 }
 
+/** The list's first page of 20 with no filter, newest update first: what a request without parameters asks. */
+export const UNFILTERED_LIST: ProcessListCriteria = {
+  page: 1,
+  pageSize: 20,
+  statuses: null,
+  types: null,
+  modes: null,
+  customsChannels: null,
+  shipmentFrom: null,
+  shipmentTo: null,
+  updatedFrom: null,
+  updatedBefore: null,
+  container: null,
+  etaFrom: null,
+  etaTo: null,
+  freeTimeEndsFrom: null,
+  freeTimeEndsTo: null,
+  delayedByDays: null,
+  sort: '-updatedAt',
+};
+
 /** The criteria that filter, as opposed to paging and order: each must be read by a list filter. */
 export type FilterCriterion = Exclude<keyof ProcessListCriteria, 'page' | 'pageSize' | 'sort'>;

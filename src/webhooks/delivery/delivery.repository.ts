@@ -113,6 +113,18 @@ const param = {
  * and the position it started from, so an instance that lost its lease (it stalled, or it was
  * taken for dead) changes nothing.
  */
+/** The subscription the statements' examples work on, as a lease hands it over. */
+const A_LEASED_SUBSCRIPTION: LeasedSubscription = {
+  id: DummyValue.UUID,
+  url: 'https://hooks.example.com/in',
+  kinds: null,
+  customerIds: null,
+  position: 0,
+  failedAttempts: 0,
+  secret: 'encrypted',
+  retiredSecrets: [],
+};
+
 @Injectable()
 export class DeliveryRepository {
   private readonly nextChangeStatements = new Map<string, PreparedRead<NextChangeRow>>();
@@ -168,47 +180,18 @@ export class DeliveryRepository {
   @GenerateSql(
     {
       name: 'every customer, every kind',
-      params: [
-        {
-          id: DummyValue.UUID,
-          url: 'https://hooks.example.com/in',
-          kinds: null,
-          customerIds: null,
-          position: 0,
-          failedAttempts: 0,
-          secret: 'encrypted',
-          retiredSecrets: [],
-        },
-      ],
+      params: [A_LEASED_SUBSCRIPTION],
     },
     {
       name: 'one customer, some kinds',
       params: [
-        {
-          id: DummyValue.UUID,
-          url: 'https://hooks.example.com/in',
-          kinds: ['STATUS_CHANGED'],
-          customerIds: [DummyValue.CUSTOMER_ID],
-          position: 0,
-          failedAttempts: 0,
-          secret: 'encrypted',
-          retiredSecrets: [],
-        },
+        { ...A_LEASED_SUBSCRIPTION, kinds: ['STATUS_CHANGED'], customerIds: [DummyValue.CUSTOMER_ID] },
       ],
     },
     {
       name: 'several customers, every kind',
       params: [
-        {
-          id: DummyValue.UUID,
-          url: 'https://hooks.example.com/in',
-          kinds: null,
-          customerIds: [DummyValue.CUSTOMER_ID, DummyValue.OTHER_CUSTOMER_ID],
-          position: 0,
-          failedAttempts: 0,
-          secret: 'encrypted',
-          retiredSecrets: [],
-        },
+        { ...A_LEASED_SUBSCRIPTION, customerIds: [DummyValue.CUSTOMER_ID, DummyValue.OTHER_CUSTOMER_ID] },
       ],
     },
   )
@@ -249,21 +232,7 @@ export class DeliveryRepository {
   /** Moves past changes that are not for the subscription, up to `toPosition`; false when it lost the lease. */
   @GenerateSql({
     name: 'a leased subscription',
-    params: [
-      {
-        id: DummyValue.UUID,
-        url: 'https://hooks.example.com/in',
-        kinds: null,
-        customerIds: null,
-        position: 0,
-        failedAttempts: 0,
-        secret: 'encrypted',
-        retiredSecrets: [],
-      },
-      'instance-1',
-      5,
-      new Date('2026-03-01T06:01:00Z'),
-    ],
+    params: [A_LEASED_SUBSCRIPTION, 'instance-1', 5, new Date('2026-03-01T06:01:00Z')],
   })
   async passOver(
     subscription: LeasedSubscription,
@@ -284,20 +253,7 @@ export class DeliveryRepository {
   /** Disables the subscription without an attempt (it cannot be delivered as it stands). */
   @GenerateSql({
     name: 'a leased subscription',
-    params: [
-      {
-        id: DummyValue.UUID,
-        url: 'https://hooks.example.com/in',
-        kinds: null,
-        customerIds: null,
-        position: 0,
-        failedAttempts: 0,
-        secret: 'encrypted',
-        retiredSecrets: [],
-      },
-      'instance-1',
-      'the URL is refused',
-    ],
+    params: [A_LEASED_SUBSCRIPTION, 'instance-1', 'the URL is refused'],
   })
   async disable(subscription: LeasedSubscription, owner: string, reason: string): Promise<void> {
     await this.database.db.execute(
