@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
@@ -12,12 +10,11 @@ import {
 } from '../src/testing/operations-process.factory.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { launchChromium } from './support/chromium.js';
+import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { waitUntil } from './support/wait-until.js';
 
-/** Screenshots for a reviewer to look at, one per view × width × language; not committed. */
-const SCREENSHOTS = 'test-output/portal';
 const STATUSES = ['OPEN', 'BOOKED', 'IN_TRANSIT', 'ARRIVED', 'CUSTOMS_CLEARANCE', 'DELIVERED'] as const;
 /** The importer's today: the Arrivals questions are about the days from it. */
 const TODAY = new Date('2026-03-24T09:00:00');
@@ -214,15 +211,7 @@ describe('the reference portal in English and Brazilian Portuguese, in Chromium'
   beforeAll(async () => {
     browser = await launchChromium('portal languages browser suite');
     if (browser === null) return;
-    execFileSync(process.execPath, [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--config',
-      'portal/vite.config.ts',
-      '--logLevel',
-      'error',
-    ]);
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    preparePortalSuite();
     for (const process of processes()) gateway.put(process, anOperationsDetail(process));
     testApp = await TestApp.start({
       // A receiver that is not there: the test message's attempt fails, and the log shows why.
@@ -296,7 +285,7 @@ describe('the reference portal in English and Brazilian Portuguese, in Chromium'
         // The lists, the filters and the detail panel as a person sees them on the first screen; the other views whole.
         const shot = (view: string) =>
           page.screenshot({
-            path: `${SCREENSHOTS}/${view}-${width}-${language}.png`,
+            path: `${PORTAL_SCREENSHOTS}/${view}-${width}-${language}.png`,
             fullPage: !['list', 'filters', 'arrivals', 'detail'].includes(view),
           });
         /** What every view must hold to: its language, no English leak, its layout, axe. */

@@ -1,13 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium.js';
+import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { TestApp } from './support/test-app.js';
-
-/** Screenshots for a reviewer to look at; not committed. */
-const SCREENSHOTS = 'test-output/portal';
 
 describe('the reference portal’s Systems view in Chromium', () => {
   let browser: Browser | null;
@@ -18,15 +14,7 @@ describe('the reference portal’s Systems view in Chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium('portal systems browser suite');
     if (browser === null) return;
-    execFileSync(process.execPath, [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--config',
-      'portal/vite.config.ts',
-      '--logLevel',
-      'error',
-    ]);
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    preparePortalSuite();
     testApp = await TestApp.start({ env: { PORTAL_ENABLED: 'true' } });
     await testApp.addCustomers({ id: 'acme', name: 'ACME Importadora Ltda' });
     await testApp.addUser({ username: 'acme', password: 'acme-pass-1', customerIds: ['acme'] });
@@ -100,7 +88,7 @@ describe('the reference portal’s Systems view in Chromium', () => {
     await expect(item.getByRole('heading').textContent()).resolves.toBe('SAP production');
     await expect(item.textContent()).resolves.toContain('Scopes: processes:read, changes:read');
     await expect(item.textContent()).resolves.toContain('last used never');
-    await page.screenshot({ path: `${SCREENSHOTS}/system-registered.png`, fullPage: true });
+    await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/system-registered.png`, fullPage: true });
     await page.evaluate(axe.source);
     const violations = await page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then(
       ({ violations }) => violations

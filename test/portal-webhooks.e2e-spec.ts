@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
@@ -10,13 +8,12 @@ import {
   anOperationsProcess,
 } from '../src/testing/operations-process.factory.js';
 import { launchChromium } from './support/chromium.js';
+import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { waitUntil } from './support/wait-until.js';
 import { verifiedNow, WebhookReceiver } from './webhooks/support/webhook-receiver.js';
 
-/** Screenshots for a reviewer to look at; not committed. */
-const SCREENSHOTS = 'test-output/portal';
 const NUMERO = 'IMP-2026-000001';
 
 describe('the reference portal’s Webhooks view in Chromium', () => {
@@ -30,15 +27,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium('portal webhooks browser suite');
     if (browser === null) return;
-    execFileSync(process.execPath, [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--config',
-      'portal/vite.config.ts',
-      '--logLevel',
-      'error',
-    ]);
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    preparePortalSuite();
     const followed = anOperationsProcess({ numero: NUMERO, status: 'IN_TRANSIT', customsChannel: null });
     gateway.put(followed, anOperationsDetail(followed));
     testApp = await TestApp.start({
@@ -124,7 +113,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
     await expect(item.getByRole('heading').textContent()).resolves.toBe(receiver.url);
     await expect(item.locator('.status').textContent()).resolves.toBe('active');
     await expect(item.textContent()).resolves.toContain('Kinds: status changed, follow-up added');
-    await page.screenshot({ path: `${SCREENSHOTS}/webhook-created.png`, fullPage: true });
+    await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/webhook-created.png`, fullPage: true });
     // Shown once: gone from the page when dismissed, and never in what the list shows.
     await page.getByRole('button', { name: 'Done' }).click();
     await expect(secretField.isVisible()).resolves.toBe(false);
@@ -167,7 +156,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
     // Newest first: the follow-up, then the status change, each answered 200.
     await expect(rows.locator('td:nth-child(3)').allTextContents()).resolves.toEqual([second!.id, first!.id]);
     await expect(rows.locator('td:nth-child(5)').allTextContents()).resolves.toEqual(['200', '200']);
-    await page.screenshot({ path: `${SCREENSHOTS}/webhook-deliveries.png`, fullPage: true });
+    await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/webhook-deliveries.png`, fullPage: true });
 
     // Replay after the first change's cursor: the second comes again, with the same webhook-id.
     await page.getByLabel('Its cursor (a webhook-id above)').fill(first!.id);
@@ -247,7 +236,7 @@ describe('the reference portal’s Webhooks view in Chromium', () => {
       await page.getByLabel('Attempts shown').selectOption('succeeded');
       await rows.locator('td:nth-child(5)', { hasText: '204' }).waitFor();
       await expect(rows.locator('td:nth-child(5)').allTextContents()).resolves.toEqual(['204']);
-      await page.screenshot({ path: `${SCREENSHOTS}/webhook-tools.png`, fullPage: true });
+      await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/webhook-tools.png`, fullPage: true });
     } finally {
       await page.close();
       await tested.close();

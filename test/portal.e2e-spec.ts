@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,13 +16,12 @@ import {
 } from '../src/testing/operations-process.factory.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { launchChromium } from './support/chromium.js';
+import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { serveStaticFiles } from './support/static-files-server.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 import { waitUntil } from './support/wait-until.js';
 
-/** Screenshots for a reviewer to look at; not committed. */
-const SCREENSHOTS = 'test-output/portal';
 const STATUSES = ['OPEN', 'BOOKED', 'IN_TRANSIT', 'ARRIVED', 'CUSTOMS_CLEARANCE', 'DELIVERED'] as const;
 /** The newest process: its ETA before every event, its last event at the very end of its track. */
 const LATE = 'IMP-2026-000025';
@@ -109,8 +108,8 @@ function processes(): OperationsProcess[] {
   return [...acme, globex];
 }
 
-/** Builds the portal as `npm run build:portal` does, into `outDir` under `base` when given. */
-function buildPortal(options: { outDir?: string; base?: string } = {}): void {
+/** Builds the portal as `npm run build:portal` does, into `outDir` under `base`. */
+function buildPortal(options: { outDir: string; base: string }): void {
   execFileSync(
     process.execPath,
     [
@@ -120,9 +119,11 @@ function buildPortal(options: { outDir?: string; base?: string } = {}): void {
       'portal/vite.config.ts',
       '--logLevel',
       'error',
-      ...(options.outDir === undefined ? [] : ['--outDir', options.outDir, '--emptyOutDir']),
+      '--outDir',
+      options.outDir,
+      '--emptyOutDir',
     ],
-    { env: { ...process.env, ...(options.base !== undefined && { PORTAL_BASE: options.base }) } },
+    { env: { ...process.env, PORTAL_BASE: options.base } },
   );
 }
 
@@ -194,10 +195,9 @@ describe('the reference portal in Chromium', () => {
       `--host-resolver-rules=MAP ${PLAIN_HOST} 127.0.0.1`,
     ]);
     if (browser === null) return;
-    buildPortal();
+    preparePortalSuite();
     otherBaseBuild = mkdtempSync(join(tmpdir(), 'portal-other-base-'));
     buildPortal({ outDir: otherBaseBuild, base: `${OTHER_BASE}/` });
-    mkdirSync(SCREENSHOTS, { recursive: true });
     listedOrigin = await serveStaticFiles(PORTAL_BUILD_DIRECTORY, '/portal');
     unlistedOrigin = await serveStaticFiles(PORTAL_BUILD_DIRECTORY, '/portal');
     otherBaseOrigin = await serveStaticFiles(otherBaseBuild, OTHER_BASE);
@@ -261,7 +261,7 @@ describe('the reference portal in Chromium', () => {
     // The newest update first, its follow-up drawn with the last event highlighted.
     await expect(results(page).first().getByRole('heading').textContent()).resolves.toBe('IMP-2026-000025');
     expect(await results(page).first().locator('.timeline-event.last[aria-current="step"]').count()).toBe(1);
-    await page.screenshot({ path: `${SCREENSHOTS}/list-desktop.png`, fullPage: true });
+    await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/list-desktop.png`, fullPage: true });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Next ›' }).click();
@@ -289,7 +289,7 @@ describe('the reference portal in Chromium', () => {
     ]);
     await expect(detail.textContent()).resolves.toContain('MSC AURORA');
     expect((await cutTables(page)).uncued).toEqual([]);
-    await page.screenshot({ path: `${SCREENSHOTS}/detail-desktop.png`, fullPage: true });
+    await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/detail-desktop.png`, fullPage: true });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await page.close();
@@ -527,7 +527,7 @@ describe('the reference portal in Chromium', () => {
     await page.getByText(`${arriving.length} processes · page 1 of 1`).waitFor();
     await results(page).first().getByRole('heading', { name: arriving[0] }).waitFor();
     await expect(results(page).getByRole('heading').allTextContents()).resolves.toEqual(arriving);
-    await page.screenshot({ path: `${SCREENSHOTS}/arrivals-week-desktop.png`, fullPage: true });
+    await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/arrivals-week-desktop.png`, fullPage: true });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Free time ending in the next 3 days' }).click();
@@ -608,7 +608,7 @@ describe('the reference portal in Chromium', () => {
     expect(pager.right).toBeLessThanOrEqual(390);
     await waitUntil(async () => (await markerOverlaps(page)).groups > 0, 10_000);
     expect((await markerOverlaps(page)).overlapping).toEqual([]);
-    await page.screenshot({ path: `${SCREENSHOTS}/list-phone.png` });
+    await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/list-phone.png` });
 
     await results(page).first().getByRole('button', { name: 'Details' }).focus();
     await page.keyboard.press('Enter');
@@ -620,7 +620,7 @@ describe('the reference portal in Chromium', () => {
     // The tables wider than the screen say so: a shadow at the cut edge and a line of text.
     await waitUntil(async () => (await cutTables(page)).cued.includes('Parties'));
     expect((await cutTables(page)).uncued).toEqual([]);
-    await page.screenshot({ path: `${SCREENSHOTS}/detail-phone.png` });
+    await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/detail-phone.png` });
     // The parties table is wider than the screen: its box takes focus, and the arrow keys scroll it.
     const focused = () =>
       page.evaluate<string>(
@@ -642,7 +642,7 @@ describe('GET /portal', () => {
   let disabled: TestApp;
 
   beforeAll(async () => {
-    buildPortal();
+    preparePortalSuite();
     enabled = await TestApp.start({ env: { PORTAL_ENABLED: 'true' } });
     disabled = await TestApp.start({ env: { PORTAL_ENABLED: 'false' } });
   }, 60_000);
