@@ -1,3 +1,5 @@
+import sandbox from './sandbox/jest.config.js';
+
 // Jest runs the ESM sources through SWC (legacy decorators + metadata, like tsc) under
 // `node --experimental-vm-modules`; relative imports carry `.js` as NodeNext requires, and
 // the mapper strips it so Jest resolves the `.ts` file.
@@ -13,8 +15,6 @@ const swcTransform = [
     module: { type: 'es6' },
   },
 ];
-
-import sandbox from './sandbox/jest.config.js';
 
 const shared = {
   extensionsToTreatAsEsm: ['.ts'],
