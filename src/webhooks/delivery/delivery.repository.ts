@@ -125,6 +125,18 @@ const A_LEASED_SUBSCRIPTION: LeasedSubscription = {
   retiredSecrets: [],
 };
 
+/** The attempt the statements' examples log: a 500, to be tried again. */
+const A_FAILED_ATTEMPT = {
+  messageId: 'msg_1',
+  kind: 'STATUS_CHANGED',
+  attempt: 1,
+  attemptedAt: DummyValue.INSTANT,
+  responseStatus: 500,
+  durationMs: 120,
+  error: 'HTTP 500',
+  nextAttemptAt: new Date('2026-03-01T06:00:30Z'),
+} as const;
+
 @Injectable()
 export class DeliveryRepository {
   private readonly nextChangeStatements = new Map<string, PreparedRead<NextChangeRow>>();
@@ -297,16 +309,7 @@ export class DeliveryRepository {
         nextAttemptAt: new Date('2026-03-01T06:00:30Z'),
         disabledReason: null,
         leaseUntil: null,
-        log: {
-          messageId: 'msg_1',
-          kind: 'STATUS_CHANGED',
-          attempt: 1,
-          attemptedAt: DummyValue.INSTANT,
-          responseStatus: 500,
-          durationMs: 120,
-          error: 'HTTP 500',
-          nextAttemptAt: new Date('2026-03-01T06:00:30Z'),
-        },
+        log: A_FAILED_ATTEMPT,
       },
     ],
   })
@@ -378,19 +381,7 @@ export class DeliveryRepository {
   /** Logs an attempt made outside the feed's order (a test message, a resend): the position stays. */
   @GenerateSql({
     name: 'a test message',
-    params: [
-      DummyValue.UUID,
-      {
-        messageId: 'msg_1',
-        kind: 'STATUS_CHANGED',
-        attempt: 1,
-        attemptedAt: DummyValue.INSTANT,
-        responseStatus: 500,
-        durationMs: 120,
-        error: 'HTTP 500',
-        nextAttemptAt: null,
-      },
-    ],
+    params: [DummyValue.UUID, { ...A_FAILED_ATTEMPT, nextAttemptAt: null }],
   })
   async logOutOfOrder(subscriptionId: string, log: AttemptLog): Promise<void> {
     await this.database.db.execute(
