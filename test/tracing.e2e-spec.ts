@@ -40,7 +40,10 @@ async function recordingServer(): Promise<{ server: Server; url: string; receive
  * The sandbox as its own traced process, as `npm start` starts it when tracing is configured: its
  * spans continue the service's calls, under its own service name.
  */
-async function tracedSandbox(otlpUrl: string): Promise<{ child: ChildProcess; url: string }> {
+async function tracedSandbox(
+  otlpUrl: string,
+  batchDelayMs = 50,
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await closedPort();
   const child = spawn(
     process.execPath,
@@ -52,7 +55,7 @@ async function tracedSandbox(otlpUrl: string): Promise<{ child: ChildProcess; ur
         OPERATIONS_API_KEY: API_KEY,
         OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_BSP_SCHEDULE_DELAY: '50',
+        OTEL_BSP_SCHEDULE_DELAY: String(batchDelayMs),
         OTEL_SERVICE_NAME: 'sandbox',
       },
       stdio: 'ignore',
@@ -368,6 +371,24 @@ describe('Tracing set-up', () => {
       });
 
       expect(receiver.trace(traceId).map((span) => span.name)).toEqual(['the last request']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('exports the spans the sandbox’s batch still holds when it is stopped', async () => {
+    const receiver = await OtlpReceiver.start();
+    try {
+      // The calls that found it ready are traced; a batch that would wait a minute goes out only on exit.
+      const { child } = await tracedSandbox(receiver.url, 60_000);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+
+      const answered = receiver.spans.filter(
+        (span) => span.service === 'sandbox' && span.kind === SPAN_KIND.server,
+      );
+      expect(answered.length).toBeGreaterThan(0);
     } finally {
       await receiver.close();
     }

@@ -1,5 +1,6 @@
 import { Sandbox } from './control/sandbox.js';
 import { SandboxClock } from './control/sandbox-clock.js';
+import { runExitHooks } from './exit-hooks.js';
 import { ChangeNotifier } from './notify/change-notifier.js';
 import { ClockWatcher } from './notify/clock-watcher.js';
 import { parseSandboxArgs, SANDBOX_USAGE } from './server/sandbox.args.js';
@@ -39,10 +40,12 @@ async function main(): Promise<void> {
   );
   const stop = (): void => {
     watcher?.stop();
-    Promise.all([server.close(), notifier?.close()]).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    Promise.all([server.close(), notifier?.close()])
+      .finally(runExitHooks)
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
