@@ -54,27 +54,100 @@ describe('signing in, refreshing and signing out', () => {
     expect(problemOf(unknownUser.body)).toEqual(problemOf(wrongPassword.body));
   });
 
-  it('refuses a login body the API does not take, naming what is wrong', async () => {
-    const unknownMember = await api.post<Problem>('/api/auth/login', {
-      body: { ...remoteConfig.user, remember: true },
-    });
-    const notJson = await api.post<Problem>('/api/auth/login', {
-      rawBody: `username=${remoteConfig.user.username}`,
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    });
-    const tooLarge = await api.post<Problem>('/api/auth/login', {
-      body: { username: remoteConfig.user.username, password: 'x'.repeat(17 * 1024) },
+  describe('a login body the API does not take', () => {
+    const { username } = remoteConfig.user;
+    const login = (rawBody: string, contentType = 'application/json') =>
+      api.post<Problem>('/api/auth/login', { rawBody, headers: { 'Content-Type': contentType } });
+    const fault = (name: string, message: string) => ({ in: 'body', name, message });
+
+    it.each<[string, unknown, Array<ReturnType<typeof fault>>]>([
+      ['no user name', { password: 'x' }, [fault('username', 'is required')]],
+      ['no password', { username }, [fault('password', 'is required')]],
+      ['neither', {}, [fault('username', 'is required'), fault('password', 'is required')]],
+      [
+        'a number for the user name',
+        { username: 42, password: 'x' },
+        [fault('username', 'must be a string')],
+      ],
+      ['a list for the password', { username, password: ['x'] }, [fault('password', 'must be a string')]],
+      [
+        'an empty user name',
+        { username: '', password: 'x' },
+        [fault('username', 'must be longer than or equal to 1 characters')],
+      ],
+      [
+        'a user name too long',
+        { username: 'a'.repeat(129), password: 'x' },
+        [fault('username', 'must be shorter than or equal to 128 characters')],
+      ],
+      [
+        'a password too long',
+        { username, password: 'x'.repeat(1025) },
+        [fault('password', 'must be shorter than or equal to 1024 characters')],
+      ],
+      ...['\u0000', '\n', '\u007f'].map((control): [string, unknown, Array<ReturnType<typeof fault>>] => [
+        `${JSON.stringify(control)} in the user name`,
+        { username: `ac${control}me`, password: 'x' },
+        [fault('username', 'must not contain control characters')],
+      ]),
+      [
+        'a member it does not know',
+        { username, password: 'x', role: 'staff' },
+        [fault('role', 'unknown field')],
+      ],
+      ['a list', [1, 2], [fault('body', 'must be a JSON object')]],
+      [
+        'objects 20 deep',
+        { username, password: JSON.parse(`${'{"a":'.repeat(20)}1${'}'.repeat(20)}`) as unknown },
+        [fault('body', 'must not be nested more than 8 levels deep')],
+      ],
+    ])('names each fault of a body with %s: 400', async (_case, body, faults) => {
+      const answer = await login(JSON.stringify(body));
+
+      expect(answer.status).toBe(400);
+      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(answer.body).toMatchObject({ type: '/problems/invalid-request', errors: faults });
     });
 
-    expect(unknownMember.status).toBe(400);
-    expect(unknownMember.body).toMatchObject({
-      type: '/problems/invalid-request',
-      errors: [{ in: 'body', name: 'remember', message: expect.any(String) }],
+    it.each([
+      ['a JSON string', '"acme"'],
+      ['null', 'null'],
+      ['JSON cut short', '{"username": "acme",'],
+    ])('refuses %s as not a JSON object: 400', async (_case, raw) => {
+      const answer = await login(raw);
+
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        type: '/problems/invalid-request',
+        detail: 'The request body is not valid JSON',
+      });
     });
-    expect(notJson.status).toBe(415);
-    expect(notJson.body).toMatchObject({ type: '/problems/unsupported-media-type' });
-    expect(tooLarge.status).toBe(413);
-    expect(tooLarge.body).toMatchObject({ type: '/problems/payload-too-large' });
+
+    it('refuses an array 3,000 deep with 400, never a stack overflow', async () => {
+      const answer = await login(`{"username":${'['.repeat(3000)}${']'.repeat(3000)},"password":"x"}`);
+
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([fault('body', 'must not be nested more than 8 levels deep')]);
+    });
+
+    it.each([
+      ['text/plain', `username=${username}`],
+      ['application/x-www-form-urlencoded', `username=${username}&password=x`],
+    ])('refuses a %s body with 415, nothing cached', async (contentType, raw) => {
+      const answer = await login(raw, contentType);
+
+      expect(answer.status).toBe(415);
+      expect(answer.body).toMatchObject({ type: '/problems/unsupported-media-type' });
+      expect(answer.headers['cache-control']).toBe('no-store');
+    });
+
+    it('refuses a body over 16 KiB with 413', async () => {
+      const answer = await login(JSON.stringify({ username, password: 'x'.repeat(17 * 1024) }));
+
+      expect(answer.status).toBe(413);
+      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(answer.body).toMatchObject({ type: '/problems/payload-too-large' });
+    });
   });
 
   it('refuses a missing token and a malformed one, each with a Bearer challenge', async () => {

@@ -4,7 +4,7 @@
  * exactly what their scopes allow. Every client application made is deleted at the end.
  */
 import type { Problem } from './support/api-types.js';
-import { RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
+import { RemoteApi, ROOM_WAIT_MS, type Answer } from './support/remote-api.js';
 import { remoteConfig } from './support/remote-config.js';
 
 /** Client applications' answers, as the document declares them where it has them. */
@@ -185,6 +185,77 @@ const served = CLIENT_OPERATIONS.every((operationId) => api.conformance.operatio
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe('invalid_client');
     expect(wrong.headers['www-authenticate']).toMatch(/^Basic /);
+  });
+
+  it('answers a token not to be stored, with nothing but the token, its type, lifetime and scope', async () => {
+    const issued = await askToken(
+      'grant_type=client_credentials',
+      basic(client.clientId, client.clientSecret),
+    );
+
+    expect(issued.status).toBe(200);
+    expect(issued.headers.pragma).toBe('no-cache');
+    expect(Object.keys(issued.body).sort()).toEqual(['access_token', 'expires_in', 'scope', 'token_type']);
+  });
+
+  it.each<[string, () => Promise<Answer<TokenAnswer & { error?: string }>>, number, string]>([
+    [
+      'a JSON body',
+      () =>
+        api.post('/api/oauth/token', {
+          body: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: 'y' },
+        }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'no grant_type',
+      () => askToken('', basic(client.clientId, client.clientSecret)),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a repeated parameter',
+      () =>
+        askToken(
+          'grant_type=client_credentials&grant_type=client_credentials',
+          basic(client.clientId, client.clientSecret),
+        ),
+      400,
+      'invalid_request',
+    ],
+    [
+      'HTTP Basic and a secret in the form together',
+      () =>
+        askToken(
+          `grant_type=client_credentials&client_secret=${encodeURIComponent(client.clientSecret)}`,
+          basic(client.clientId, client.clientSecret),
+        ),
+      400,
+      'invalid_request',
+    ],
+    ['no client authentication', () => askToken('grant_type=client_credentials'), 401, 'invalid_client'],
+    [
+      'an unknown client id',
+      () => askToken('grant_type=client_credentials&client_id=plc_unknownunknownunknow&client_secret=y'),
+      401,
+      'invalid_client',
+    ],
+  ])('answers %s with an OAuth error object that is a problem too', async (_case, ask, status, error) => {
+    const answer = await ask();
+
+    expect(answer.status).toBe(status);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.body).toEqual({
+      error,
+      error_description: expect.any(String),
+      type: expect.stringMatching(/^\/problems\//),
+      title: expect.any(String),
+      status,
+      detail: (answer.body as { error_description?: string }).error_description,
+      instance: '/api/oauth/token',
+      requestId: expect.any(String),
+    });
   });
 
   it.each([
