@@ -95,6 +95,53 @@ describe('the change feed and its stream', () => {
     expect(answer.body.type).toBe(type);
   });
 
+  it.each<[string, string[]]>([
+    ['limit=0', ['limit']],
+    ['limit=501', ['limit']],
+    ['limit=ten', ['limit']],
+    ['after=', ['after']],
+    ['after=not-a-cursor', ['after']],
+    ['after=AAAAAAAAAAEAAAAA', ['after']],
+    ['since=yesterday', ['since']],
+    ['since=2026-03-14', ['since']],
+    ['since=10000-01-01T00:00:00Z', ['since']],
+    ['after=AAAAAAAAAAE&since=2026-03-14T00:00:00Z', ['after', 'since']],
+    ['limit=1&limit=2', ['limit']],
+    ['cursor=x', ['cursor']],
+  ])('refuses ?%s with a problem naming each bad parameter', async (query, names) => {
+    const answer = await api.get<Problem>(`/api/changes?${query}`, { token });
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.type).toBe('/problems/invalid-request');
+    expect((answer.body.errors ?? []).map((error) => error.name).sort()).toEqual([...names].sort());
+  });
+
+  it('refuses a cursor and an instant together, naming since', async () => {
+    const { next } = await readFeed(api, token);
+
+    const answer = await api.get<Problem>(`/api/changes?after=${next}&since=2026-03-14T00:00:00Z`, { token });
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([
+      { in: 'query', name: 'since', message: 'must not be given together with after' },
+    ]);
+  });
+
+  it('takes a since as late as the year 9999 allows, even past it in UTC: nothing yet', async () => {
+    const answer = await api.get<ChangesPage>('/api/changes?since=9999-12-31T23:59:59-01:00', { token });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual([]);
+    expect(answer.body.hasMore).toBe(false);
+  });
+
+  it('refuses the feed without a token', async () => {
+    const answer = await api.get<Problem>('/api/changes');
+
+    expect(answer.status).toBe(401);
+    expect(answer.headers['www-authenticate']).toMatch(/^Bearer\b/);
+  });
+
   it('resumes the stream after Last-Event-ID: the changes since, as the feed has them, each with its cursor', async () => {
     const { from, then } = await latest();
 
