@@ -400,11 +400,12 @@ async function insertRows(database: DatabaseService, spec: DatasetSpec, log: (me
       if (batch.processes.length === 0) return;
       await tx.execute(sql`
         INSERT INTO processes (${sql.raw(PROCESS_COLUMNS.join(', '))})
-        SELECT * FROM json_to_recordset(${JSON.stringify(asRecords(PROCESS_COLUMNS, batch.processes))}::json) AS p(
+        SELECT ${sql.raw(PROCESS_COLUMNS.map((column) => (column === 'customs' ? 'customs::jsonb' : column)).join(', '))}
+          FROM json_to_recordset(${JSON.stringify(asRecords(PROCESS_COLUMNS, batch.processes))}::json) AS p(
           numero text, customer_id text, status text, type text, mode text, customer_reference text,
           origin_code text, origin_name text, destination_code text, destination_name text,
-          shipment_date date, eta date, original_eta date, arrival_date date, customs_channel text, follow_count integer,
-          updated_at timestamptz, synced_at timestamptz)`);
+          shipment_date date, eta date, original_eta date, arrival_date date, customs_channel text,
+          customs text, free_time_ends_at date, follow_count integer, updated_at timestamptz, synced_at timestamptz)`);
       if (batch.containers.length > 0) {
         await tx.execute(sql`
           INSERT INTO process_containers (${sql.raw(CONTAINER_COLUMNS.join(', '))})

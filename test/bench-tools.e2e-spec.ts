@@ -107,6 +107,18 @@ describe.each([APP_TEST_DATABASE_TARGET])('bench loader on %s', (target) => {
     expect(dailyTotals).toEqual([{ differing: 0 }]);
     // Every process has its list item, as sync would have rendered it.
     expect(await staleListItems(database)).toEqual([]);
+    // The summary's columns as sync writes them, the declaration and the free time included.
+    const stored = await rowsOf<{ numero: string; customs: unknown; freeTimeEndsAt: string | null }>(
+      database.db,
+      sql`SELECT numero, customs, to_char(free_time_ends_at, 'YYYY-MM-DD') AS "freeTimeEndsAt"
+            FROM processes ORDER BY numero`,
+    );
+    const simulated = [...simulator.processesAt(new Date(spec.now))]
+      .map(({ numero, customs, freeTimeEndsAt }) => ({ numero, customs, freeTimeEndsAt }))
+      .sort((a, b) => (a.numero < b.numero ? -1 : 1));
+    expect(simulated.filter((process) => process.customs !== null).length).toBeGreaterThan(0);
+    expect(simulated.filter((process) => process.freeTimeEndsAt !== null).length).toBeGreaterThan(0);
+    expect(stored).toEqual(simulated);
   });
 
   it('densifies with NOTE events without moving any summary field, and creates the bench users', async () => {

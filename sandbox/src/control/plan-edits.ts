@@ -89,10 +89,12 @@ export function shiftFuture(plan: ProcessPlan, shownAt: number, minutes: number)
 
 /**
  * The ETA in force from `shownAt` on becomes `eta`: the revisions still to come are dropped (their
- * notes with them), and the ETA in force, the last revision announced or the first ETA, changes.
+ * notes with them), the ETA in force, the last revision announced or the first ETA, changes, and
+ * the ship's position reports no longer estimate another.
  */
 export function setEta(plan: ProcessPlan, shownAt: number, eta: number): void {
   plan.events = plan.events.filter((event) => event.kind !== 'ETA_REVISED' || event.at <= shownAt);
+  if (plan.positionReports !== null) plan.positionReports.estimatesEta = false;
   plan.milestones = milestonesOf(plan.events, plan.legs.length);
   const lastLeg = plan.legs[plan.legs.length - 1];
   if (lastLeg === undefined) return;

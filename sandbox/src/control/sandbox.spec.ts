@@ -124,6 +124,19 @@ describe(Sandbox.name, () => {
     expect(refusal(() => sandbox.moveEta(numero, '2026-06-01')).status).toBe(409);
   });
 
+  it('keeps the ETA it moved for a ship at sea, whose position reports no longer estimate another', () => {
+    const { sandbox } = frozenSandbox();
+    const { numero } = sandbox.createProcess({ customer: 'acme', type: 'IMPORT', mode: 'SEA' });
+    while (statusOf(sandbox, numero) !== 'IN_TRANSIT') sandbox.advance(numero);
+    const reported = sandbox.getProcess(numero)?.events.at(-1)?.description;
+    expect(reported).toMatch(/^Posição do navio atualizada: .*, chegada prevista em \d\d\/\d\d\/\d{4}$/);
+
+    for (const eta of ['2026-05-01', '2026-05-03', '2026-05-02']) {
+      expect(sandbox.moveEta(numero, eta).eta).toBe(eta);
+      expect(sandbox.getProcessDetail(numero)?.voyages.at(-1)?.eta?.slice(0, 10)).toBe(eta);
+    }
+  });
+
   it('adds and retracts events, its own and the simulation’s', () => {
     const { sandbox } = frozenSandbox();
     const { numero } = sandbox.createProcess({ customer: 'acme', type: 'EXPORT', mode: 'ROAD' });

@@ -4,8 +4,8 @@ import {
   OperationsSimulator,
   parseInstant,
 } from '../simulation/operations-simulator.js';
-import { etaAt, planProcess, type ProcessPlan } from '../simulation/process-plan.js';
-import { detailAt, processAt } from '../simulation/process-view.js';
+import { planProcess, type ProcessPlan } from '../simulation/process-plan.js';
+import { detailAt, etaShownAt, processAt } from '../simulation/process-view.js';
 import { CHANNEL_NAMES } from '../simulation/reference-data.js';
 import type { SimulationOptions } from '../simulation/simulation-options.js';
 import type {
@@ -235,7 +235,7 @@ export class Sandbox {
       throw conflict(`${numero} has no ETA before it is booked: advance it first`);
     }
     if (plan.milestones.arrived <= shownAt) throw conflict(`${numero} has already arrived`);
-    const current = etaAt(plan, shownAt) ?? lastLeg.etaPlanned;
+    const current = etaShownAt(plan, this.simulator.config, shownAt) ?? lastLeg.etaPlanned;
     const epochMs = this.simulator.config.epochMs;
     const currentMs = epochMs + current * MINUTE_MS;
     const dayMs = Date.parse(`${eta}T00:00:00Z`);

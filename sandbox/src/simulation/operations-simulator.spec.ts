@@ -554,4 +554,45 @@ describe('ETA revisions (delays for the arrival questions)', () => {
     expect(moved(simulator).length).toBeGreaterThanOrEqual(5);
     expect(moved(new OperationsSimulator(demoOptions))).toEqual(moved(simulator));
   });
+
+  it('moves a few ETAs a minute in the demo, later more often than earlier: ships at sea estimate their arrival', () => {
+    const etasAt = (minute: number) =>
+      new Map(all(simulator, new Date(TODAY.getTime() + minute * 60_000)).map((p) => [p.numero, p.eta]));
+    const minutes = 30;
+    const moves: number[] = [];
+    let previous = etasAt(0);
+    for (let minute = 1; minute <= minutes; minute++) {
+      const current = etasAt(minute);
+      for (const [numero, eta] of current) {
+        const before = previous.get(numero);
+        if (before === undefined || before === null || eta === null || eta === before) continue;
+        moves.push((Date.parse(eta) - Date.parse(before)) / DAY_MS);
+      }
+      previous = current;
+    }
+    const later = moves.filter((days) => days > 0);
+    const earlier = moves.filter((days) => days < 0);
+
+    expect(moves.length / minutes).toBeGreaterThanOrEqual(2);
+    expect(later.length).toBeGreaterThan(2 * earlier.length);
+    expect(earlier.length).toBeGreaterThan(0);
+    expect(Math.max(...later)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows the announced ETA where ships do not report (the bench’s data)', () => {
+    const withoutReports = new OperationsSimulator({ ...demoOptions, positionReportMinutes: undefined });
+    const now = withoutReports.minuteOf(TODAY);
+    const dateOf = (minute: number) =>
+      new Date(withoutReports.config.epochMs + minute * 60_000).toISOString().slice(0, 10);
+    const atSea = plans.filter(
+      ({ positionReports }) =>
+        positionReports !== null && positionReports.from <= now && now < positionReports.until,
+    );
+    expect(atSea.length).toBeGreaterThan(10);
+    for (const { index } of atSea) {
+      expect(withoutReports.processAt(index, TODAY)?.eta).toBe(
+        dateOf(etaAt(withoutReports.plan(index), now)!),
+      );
+    }
+  });
 });

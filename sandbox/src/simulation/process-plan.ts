@@ -53,7 +53,7 @@ export const DAY = 1440;
 export const NEVER = Number.MAX_SAFE_INTEGER;
 
 /** Independent random streams about one entity. */
-export const STREAM = { core: 0, detail: 1, customer: 2, eta: 3 } as const;
+export const STREAM = { core: 0, detail: 1, customer: 2, eta: 3, positionReports: 4 } as const;
 
 export type EventKind =
   | 'OPENED'
@@ -184,8 +184,11 @@ export interface ProcessPlan {
   /** Sorted by `at` (all distinct); the array position + 1 is the stable sequence. */
   events: PlannedEvent[];
   milestones: Milestones;
-  /** Sea voyages with reports: one every `every` minutes from departure until arrival. */
-  positionReports: { every: number; from: number; until: number } | null;
+  /**
+   * Sea voyages with reports: one every `every` minutes from departure until arrival, each with the
+   * ship's own estimate of its arrival while `estimatesEta` (until the control API sets the ETA).
+   */
+  positionReports: { every: number; from: number; until: number; estimatesEta: boolean } | null;
 }
 
 /** Customer skew: acme ~20% on large configurations, more on small ones. */
@@ -651,7 +654,12 @@ export function planProcess(
     voyageEnd !== NEVER &&
     firstDeparture < voyageEnd
   ) {
-    plan.positionReports = { every: config.positionReportMinutes, from: firstDeparture, until: voyageEnd };
+    plan.positionReports = {
+      every: config.positionReportMinutes,
+      from: firstDeparture,
+      until: voyageEnd,
+      estimatesEta: true,
+    };
   }
   return plan;
 }

@@ -15,6 +15,7 @@ import {
   DAY,
   etaAt,
   EVENT_CODES,
+  HOUR,
   NEVER,
   STREAM,
   type PlannedEvent,
@@ -93,15 +94,44 @@ function positionReportAt(
 function positionReportEvent(plan: ProcessPlan, config: SimulationConfig, now: number): FollowUpEvent | null {
   const report = positionReportAt(plan, now);
   if (report === null || plan.positionReports === null) return null;
-  const { from, until } = plan.positionReports;
+  const { from, until, estimatesEta } = plan.positionReports;
   const sailed = Math.round((100 * (report.at - from)) / (until - from));
+  const eta = etaShownAt(plan, config, now);
+  const estimate =
+    estimatesEta && eta !== null ? `, chegada prevista em ${brazilianDateOf(config, eta)}` : '';
   return {
     id: `evt_${plan.numero.toLowerCase()}-pos-${report.index}`,
     code: 'NOTE',
-    description: `Posição do navio atualizada: ${sailed}% da viagem até ${plan.destination.name}`,
+    description: `Posição do navio atualizada: ${sailed}% da viagem até ${plan.destination.name}${estimate}`,
     occurredAt: instantOf(config, report.at),
     location: null,
   };
+}
+
+/**
+ * The ETA a client sees at `now`: the one announced ({@link etaAt}) or, while a ship reports its
+ * position, the estimate of its latest report. A ship at sea slips in spells: its estimate falls
+ * behind the announced ETA by about a day more with each report for a few reports, then catches up
+ * at once and starts again (give or take a few hours a report), and settles on the announced ETA
+ * over the voyage's last two days. So ETAs move later more often than earlier, by hours to days:
+ * in the demo (some 40 ships at sea, a report every 10 minutes each) a few times a minute, where
+ * announced revisions alone moved a handful a day. Any minute's estimate is computed alone.
+ */
+export function etaShownAt(plan: ProcessPlan, config: SimulationConfig, now: number): number | null {
+  const announced = etaAt(plan, now);
+  const report = positionReportAt(plan, now);
+  if (announced === null || report === null || plan.positionReports?.estimatesEta !== true) {
+    return announced;
+  }
+  const shipSeed = streamSeed(config.seed, plan.index, STREAM.positionReports);
+  const ship = new Rng(shipSeed);
+  const spell = ship.int(3, 6);
+  const step = ship.int(18 * HOUR, 36 * HOUR);
+  const phase = ship.int(0, spell - 1);
+  const jitter = new Rng(streamSeed(shipSeed, report.index, 0)).int(-3 * HOUR, 3 * HOUR);
+  const behind = ((report.index + phase) % spell) * step + jitter;
+  const settling = Math.min(1, (plan.positionReports.until - report.at) / (2 * DAY));
+  return announced + Math.round(behind * settling);
 }
 
 /** UTC day number → `YYYY-MM-DD`: formatting dates is most of the cost of a process otherwise. */
@@ -371,7 +401,7 @@ function datesAt(plan: ProcessPlan, config: SimulationConfig, now: number) {
     shipmentDate: booked
       ? dateOf(config, milestones.firstDeparture <= now ? firstLeg.atd : firstLeg.etd)
       : null,
-    eta: booked ? dateOf(config, etaAt(plan, now) ?? lastLeg.etaPlanned) : null,
+    eta: booked ? dateOf(config, etaShownAt(plan, config, now) ?? lastLeg.etaPlanned) : null,
     arrivalDate: milestones.arrived <= now && lastLeg !== undefined ? dateOf(config, lastLeg.ata) : null,
   };
 }
@@ -556,7 +586,7 @@ function voyagesAt(plan: ProcessPlan, config: SimulationConfig, now: number): Vo
     atd: (milestones.legDeparted[k] ?? NEVER) <= now ? instantOf(config, leg.atd) : null,
     eta: instantOf(
       config,
-      k === plan.legs.length - 1 ? (etaAt(plan, now) ?? leg.etaPlanned) : leg.etaPlanned,
+      k === plan.legs.length - 1 ? (etaShownAt(plan, config, now) ?? leg.etaPlanned) : leg.etaPlanned,
     ),
     ata: (milestones.legArrived[k] ?? NEVER) <= now ? instantOf(config, leg.ata) : null,
   }));

@@ -41,8 +41,11 @@ export const DEMO_SIMULATION = {
   customerCount: 6,
   epochDaysBeforeNow: 150,
   openWindowDays: 156,
-  /** About 40 ships are at sea in the demo: a few position reports a minute between them. */
-  positionReportMinutes: 15,
+  /**
+   * About 40 ships are at sea in the demo: a few position reports a minute between them, each
+   * with the ship's estimate of its arrival (so a few summary ETAs move a minute).
+   */
+  positionReportMinutes: 10,
 } as const;
 
 /**
