@@ -31,17 +31,33 @@ describe(closeConnectionsWhileDraining.name, () => {
     expect(headers.get('Connection')).toBe('close');
   });
 
-  it('refuses a request past the grace period: 503 with Retry-After and Connection: close', () => {
+  it('refuses a request past the grace period: 503 with Retry-After and Connection: close', async () => {
     const state = new ShutdownState();
     state.begin('SIGTERM');
     state.refuseRequests();
 
     const { headers, next } = pass(state);
+    await Promise.resolve();
 
     const [error] = next.mock.calls[0] ?? [];
     expect(error).toBeInstanceOf(ProblemException);
     expect((error as ProblemException).problem).toBe(PROBLEM_TYPES.serviceUnavailable);
     expect((error as ProblemException).problemOptions.headers).toEqual({ 'Retry-After': '1' });
     expect(headers.get('Connection')).toBe('close');
+  });
+
+  it('holds a refusal until the state lets it be answered (once the listener has closed)', async () => {
+    const state = new ShutdownState();
+    let answerRefusals = (): void => undefined;
+    state.refuseRequests(new Promise<void>((resolve) => (answerRefusals = resolve)));
+
+    const { headers, next } = pass(state);
+    await new Promise(setImmediate);
+
+    expect(next).not.toHaveBeenCalled();
+    expect(headers.get('Connection')).toBe('close');
+    answerRefusals();
+    await Promise.resolve();
+    expect(next.mock.calls[0]?.[0]).toBeInstanceOf(ProblemException);
   });
 });

@@ -10,19 +10,16 @@ import { ShutdownState } from './shutdown.state.js';
 /** After the grace period: a stuck hook or connection must not keep a terminated instance around. */
 export const HARD_SHUTDOWN_TIMEOUT_MS = 10_000;
 /**
- * After the grace period, how long every request is refused (503, `Connection: close`) before the
- * listener closes: clients still sending here leave on their refusal instead of connecting at the
- * moment it closes, when the kernel resets every connection waiting in its accept queue.
+ * After the grace period every request is refused (503, `Connection: close`), but its answer is
+ * held until the listener has closed, and the listener closes once no connection has been accepted
+ * and no answer sent for this long. Closing it resets every connection still waiting in the
+ * kernel's accept queue (or in its handshake); the clients that connect at that moment are those
+ * just answered, so with every answer held they all wait on connections already accepted, and
+ * those that connect again after their 503 find nobody listening: refused, not reset.
  */
-export const REFUSAL_PERIOD_MS = 500;
-/**
- * Then the kernel's queue of accepted connections is cut to nothing, and drained for this long
- * before the listener closes (just after the event loop has taken what was queued): closing
- * resets every connection still in it, whose clients (those that reconnect at once after their
- * 503) would see their request reset. Meanwhile the kernel leaves new connection attempts
- * unanswered; the client tries again, and finds nobody listening.
- */
-export const ACCEPT_QUEUE_DRAIN_MS = 200;
+export const LISTENER_QUIET_MS = 50;
+/** Clients that never stop connecting (not only those answered here) keep answers held this long at most. */
+export const HELD_REFUSALS_CAP_MS = 1000;
 const IDLE_CONNECTION_SWEEP_MS = 100;
 /**
  * A connection that has sent nothing for this long is a preconnect or a TCP health check, dropped
@@ -35,18 +32,22 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /**
  * While the service drains, every answer asks the client to close its connection, so that a
  * keep-alive client opens a new one (to another instance) instead of reusing one that is about to
- * be closed under it. Past the grace period every request is refused with a 503 that says so.
+ * be closed under it. Past the grace period every request is refused with a 503 that says so, once
+ * the state lets refusals be answered.
  */
 export function closeConnectionsWhileDraining(state: ShutdownState) {
   return (_request: Request, response: Response, next: NextFunction): void => {
     if (!state.isShuttingDown) return next();
     response.setHeader('Connection', 'close');
-    if (!state.isRefusingRequests) return next();
-    next(
-      new ProblemException(PROBLEM_TYPES.serviceUnavailable, {
-        detail: 'The service is shutting down: send the request again, to another instance',
-        headers: { 'Retry-After': '1' },
-      }),
+    const refusalsAnswered = state.refusalsAnsweredWhen;
+    if (refusalsAnswered === null) return next();
+    void refusalsAnswered.then(() =>
+      next(
+        new ProblemException(PROBLEM_TYPES.serviceUnavailable, {
+          detail: 'The service is shutting down: send the request again, to another instance',
+          headers: { 'Retry-After': '1' },
+        }),
+      ),
     );
   };
 }
@@ -54,10 +55,11 @@ export function closeConnectionsWhileDraining(state: ShutdownState) {
 /**
  * On SIGTERM or SIGINT: readiness turns 503 at once ({@link ShutdownState}) and answers carry
  * `Connection: close`, while the listener keeps accepting for `graceMs`, long enough for a load
- * balancer that polls readiness to move traffic away. Then requests are refused for
- * {@link REFUSAL_PERIOD_MS}, and Nest shuts down (sync stops between pages, the HTTP server stops
- * accepting and waits for the requests in flight, the database and Redis close), the exit hooks
- * run (buffered spans exported) and the process exits 0; if that takes more than `hardTimeoutMs` after the grace period, it exits 1.
+ * balancer that polls readiness to move traffic away. Then requests are refused, each 503 held
+ * until the listener closes ({@link LISTENER_QUIET_MS} after the last connection or answer), and
+ * Nest shuts down (sync stops between pages, the HTTP server waits for the requests in flight, the
+ * database and Redis close), the exit hooks run (buffered spans exported) and the process exits 0;
+ * if that takes more than `hardTimeoutMs` after the grace period, it exits 1.
  */
 export function enableGracefulShutdown(
   app: INestApplication,
@@ -75,10 +77,9 @@ export function enableGracefulShutdown(
       logger.error({ msg: 'graceful shutdown took too long; exiting', signal, hardTimeoutMs });
       process.exit(1);
     }, hardTimeoutMs).unref();
-    state.refuseRequests();
-    await sleep(REFUSAL_PERIOD_MS);
-    stopQueueingConnections(server);
-    await sleep(ACCEPT_QUEUE_DRAIN_MS);
+    let answerRefusals = (): void => undefined;
+    state.refuseRequests(new Promise<void>((resolve) => (answerRefusals = resolve)));
+    await untilQuiet(connections.lastConnectionOrAnswerAt);
     // Closing, Node also drops every connection with no request under way, one accepted a moment
     // ago included, whose request (on its way) would meet a reset: only those answered and silent
     // since are dropped; a fresh one is given time to send its request, refused like the others.
@@ -86,12 +87,8 @@ export function enableGracefulShutdown(
       for (const socket of connections.answeredAndIdle) socket.destroy();
     };
     // Nest's close (below) closes it again, and finds it closed.
-    await new Promise<void>((resolve) =>
-      setImmediate(() => {
-        server.close();
-        resolve();
-      }),
-    );
+    server.close();
+    answerRefusals();
     // A closed server still waits for its keep-alive connections; each is dropped once its
     // request in flight is answered instead of after the keep-alive timeout. Node does not count
     // a connection that never sent a request as idle (a preconnect, a TCP health check), and would
@@ -121,24 +118,36 @@ export function enableGracefulShutdown(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Listens again with a backlog of 0: Linux then queues no more accepted connections (it drops new
- * handshakes while one waits). Node offers no public way to change a listener's backlog; its
- * handle's `listen` is the call `server.listen` makes, and calling it again only sets the backlog.
+ * Resolves once no connection has been accepted and no answer sent for {@link LISTENER_QUIET_MS},
+ * or after {@link HELD_REFUSALS_CAP_MS}. Each check comes after the event loop has polled once more,
+ * so a connection the kernel queued while the process was not running (a busy loop, a loaded
+ * machine) is accepted, and counted, before the quiet is believed.
  */
-function stopQueueingConnections(server: Server): void {
-  const handle = (server as unknown as { _handle?: { listen?: (backlog: number) => number } | null })._handle;
-  handle?.listen?.(0);
+async function untilQuiet(lastConnectionOrAnswerAt: () => number): Promise<void> {
+  const startedAt = performance.now();
+  const deadline = startedAt + HELD_REFUSALS_CAP_MS;
+  const lastActivity = () => Math.max(startedAt, lastConnectionOrAnswerAt());
+  for (;;) {
+    const now = performance.now();
+    const quietIn = lastActivity() + LISTENER_QUIET_MS - now;
+    if (quietIn <= 0 || now >= deadline) return;
+    await sleep(Math.min(quietIn, deadline - now));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /**
  * The server's open connections that have not sent a request yet (with when each was accepted),
- * and those whose last request has been answered with nothing sent since.
+ * those whose last request has been answered with nothing sent since, and when a connection was
+ * last accepted or an answer last sent (the moments after which a client may connect).
  */
 function trackConnections(server: Server) {
   const neverSentARequest = new Map<Socket, number>();
   const answeredAndIdle = new Set<Socket>();
+  let lastConnectionOrAnswer = 0;
   server.on('connection', (socket: Socket) => {
-    neverSentARequest.set(socket, performance.now());
+    lastConnectionOrAnswer = performance.now();
+    neverSentARequest.set(socket, lastConnectionOrAnswer);
     socket.once('close', () => {
       neverSentARequest.delete(socket);
       answeredAndIdle.delete(socket);
@@ -149,8 +158,9 @@ function trackConnections(server: Server) {
     neverSentARequest.delete(socket);
     answeredAndIdle.delete(socket);
     response.once('finish', () => {
+      lastConnectionOrAnswer = performance.now();
       if (!socket.destroyed) answeredAndIdle.add(socket);
     });
   });
-  return { neverSentARequest, answeredAndIdle };
+  return { neverSentARequest, answeredAndIdle, lastConnectionOrAnswerAt: () => lastConnectionOrAnswer };
 }

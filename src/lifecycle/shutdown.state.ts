@@ -10,20 +10,24 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 export class ShutdownState implements OnModuleDestroy {
   private readonly logger = new Logger(ShutdownState.name);
   private reason: string | null = null;
-  private refusing = false;
+  private refusalsAnswered: Promise<void> | null = null;
 
   get isShuttingDown(): boolean {
     return this.reason !== null;
   }
 
-  /** Past the grace period: requests are refused (503) rather than served. */
-  get isRefusingRequests(): boolean {
-    return this.refusing;
+  /**
+   * Past the grace period, requests are refused (503) rather than served, each refusal answered
+   * once this settles (`null` while requests are still served).
+   */
+  get refusalsAnsweredWhen(): Promise<void> | null {
+    return this.refusalsAnswered;
   }
 
-  refuseRequests(): void {
+  /** Refuses every request from now on, holding each refusal until `answerWhen` settles. */
+  refuseRequests(answerWhen: Promise<void> = Promise.resolve()): void {
     this.begin('refusing requests');
-    this.refusing = true;
+    this.refusalsAnswered = answerWhen;
   }
 
   /** Idempotent: the first reason wins. */

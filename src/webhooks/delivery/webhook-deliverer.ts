@@ -30,9 +30,10 @@ const POLL_EVERY_MS = 1000;
  * Subscriptions this instance delivers to at once. A receiver that never answers holds its
  * subscription's place for the whole 15 s of an attempt, but what it holds is a socket and a
  * pending promise, not a core nor a database connection (those are taken only between attempts,
- * and requests come first: `DeliveryPacer`). So the places are many: hundreds of dead receivers
- * leave room for every healthy subscription, whose next change goes out as soon as it is recorded,
- * and a slow receiver holds back only its own subscription.
+ * and requests come first: `DeliveryPacer`, whose turns such receivers share only among themselves).
+ * So the places are many: hundreds of dead receivers leave room for every healthy subscription,
+ * whose next change goes out as soon as it is recorded, and a slow receiver holds back only its own
+ * subscription.
  */
 const SUBSCRIPTIONS_IN_FLIGHT = 512;
 /** Changes delivered to one subscription before its lease is given back for others to claim. */
@@ -145,8 +146,7 @@ export class WebhookDeliverer {
   private async work(subscription: LeasedSubscription, paced: boolean): Promise<void> {
     try {
       for (let turn = 0; turn < CHANGES_PER_TURN && !this.stopping.signal.aborted; turn++) {
-        if (paced) await this.pacer.turn(this.stopping.signal);
-        if (!(await this.deliverNext(subscription))) break;
+        if (!(await this.deliverNext(subscription, paced))) break;
       }
     } catch (error) {
       this.logger.warn({
@@ -163,8 +163,13 @@ export class WebhookDeliverer {
     }
   }
 
-  /** Sends the subscription its next change; true when it was delivered and the next may follow. */
-  private async deliverNext(subscription: LeasedSubscription): Promise<boolean> {
+  /**
+   * Sends the subscription its next change; true when it was delivered and the next may follow.
+   * Paced, it waits for its turn before reading or before sending, as its lane says.
+   */
+  private async deliverNext(subscription: LeasedSubscription, paced: boolean): Promise<boolean> {
+    if (paced) await this.pacer.beforeReading(subscription.id, this.stopping.signal);
+    if (this.stopping.signal.aborted) return false;
     const next = await this.repository.nextChange(subscription);
     if (!next.active) return false;
     if (subscription.position < next.prunedThrough) {
@@ -187,6 +192,8 @@ export class WebhookDeliverer {
       await this.repository.disable(subscription, this.instanceId, SECRET_UNREADABLE_REASON);
       return false;
     }
+    if (paced) await this.pacer.beforeSending(subscription.id, this.stopping.signal);
+    if (this.stopping.signal.aborted) return false;
     return this.attempt(subscription, next.change, secrets);
   }
 
@@ -211,6 +218,7 @@ export class WebhookDeliverer {
     // Cut short by shutdown: not an attempt; the change is sent again, by this instance or another.
     if (outcome.kind === 'aborted') return false;
     const verdict = verdictOf(outcome);
+    this.pacer.attempted(subscription.id, verdict.outcome === 'success');
     const now = this.clock.now();
     const plan = this.planAfter(verdict, attempt, now);
     const recorded = await this.repository.record({
