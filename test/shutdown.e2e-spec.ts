@@ -1,6 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { SseClient } from './support/sse-client.js';
@@ -282,6 +285,11 @@ async function reconnectingLoad(
 describe('Graceful shutdown under keep-alive load', () => {
   let sandbox: TestSandbox;
   let simulator: TestSandbox['server'];
+  /**
+   * One data directory for every run, each starting after the last has exited: only the first
+   * migrates and seeds the demo, so a run costs a start-up, not a new database.
+   */
+  let dataDir: string;
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], {
@@ -291,10 +299,12 @@ describe('Graceful shutdown under keep-alive load', () => {
     });
     sandbox = await startTestSandbox({ apiKey: API_KEY });
     simulator = sandbox.server;
+    dataDir = mkdtempSync(join(tmpdir(), 'shutdown-runs-'));
   }, 200_000);
 
   afterAll(async () => {
     await simulator?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it(
@@ -307,7 +317,11 @@ describe('Graceful shutdown under keep-alive load', () => {
         const output: string[] = [];
         const service = spawn(process.execPath, ['dist/main.js'], {
           cwd: ROOT,
-          env: serviceEnvironment(port, simulator.url, { SHUTDOWN_GRACE_MS: '1000', LOG_LEVEL: 'warn' }),
+          env: serviceEnvironment(port, simulator.url, {
+            PGLITE_DIR: dataDir,
+            SHUTDOWN_GRACE_MS: '1000',
+            LOG_LEVEL: 'warn',
+          }),
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         service.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -365,7 +379,8 @@ describe('Graceful shutdown under keep-alive load', () => {
 
 /**
  * The built service's environment: only what a test decides (no DATABASE_URL or REDIS_URL from
- * the surrounding one), on in-memory PGlite, against the simulator, with no background sync.
+ * the surrounding one), on in-memory PGlite unless told otherwise, against the simulator, with no
+ * background sync.
  */
 function serviceEnvironment(
   port: number,
