@@ -1,29 +1,17 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { renderMissingListItems } from '../sync/list-items-backfill.js';
+import { migrationsBefore } from '../testing/migrations-before.js';
 import * as schema from './schema.js';
 import { rowsOf } from './sql-rows.js';
 
 const MIGRATIONS = resolve(import.meta.dirname, '../../migrations');
 const LIST_ITEMS_MIGRATION = '0015_process_list_items';
 const ETA_HISTORY_MIGRATION = '0018_eta_history';
-
-/** A copy of the migrations that stops before `tag`: a database as an earlier release left it. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'pls-migrations-'));
-  cpSync(MIGRATIONS, folder, { recursive: true });
-  const journalPath = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  if (index < 0) throw new Error(`no migration ${tag}`);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
-  return folder;
-}
 
 describe('migration 0015 (process list items)', () => {
   it('leaves the list item of every process stored before it to the backfill, which renders it as the API sends it', async () => {
