@@ -75,6 +75,10 @@ CREATE OR REPLACE FUNCTION process_list_item(p processes, owner customers) RETUR
       ) item
   );
 --> statement-breakpoint
--- Every stored item goes, to be rendered in the new shape: in the background after start-up
--- (ListItemsBackfill), and by any read that meets one still missing meanwhile.
-TRUNCATE process_list_items;
+-- Every stored item is rendered again in the new shape, in the background after start-up
+-- (ListItemsBackfill), and by any read of this release that meets one not rendered yet. They stay
+-- until then: the release before this one reads them (it has no rendering of its own) while both
+-- answer. Existing rows read as shape 15 (no storage rewritten); every item written from now on,
+-- by either release, is rendered by the function above and takes the default, 18.
+ALTER TABLE "process_list_items" ADD COLUMN "shape" smallint DEFAULT 15 NOT NULL;--> statement-breakpoint
+ALTER TABLE "process_list_items" ALTER COLUMN "shape" SET DEFAULT 18;
