@@ -111,7 +111,8 @@ function parseOptions(): Options {
 /** The commit before the newest migration, as scripts/expand-contract.sh finds it. */
 function previousRelease(): string {
   const git = (...args: string[]): string => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  const newest = git('log', '-1', '--format=%H', '--diff-filter=A', '--', 'migrations/*.sql');
+  // A glob that stops at the folder: an online step (migrations/online/) is no migration of its own.
+  const newest = git('log', '-1', '--format=%H', '--diff-filter=A', '--', ':(glob)migrations/*.sql');
   if (newest === '') throw new Error('no migration in this clone’s history');
   return git('rev-parse', `${newest}^`);
 }
@@ -536,10 +537,28 @@ async function main(): Promise<void> {
       env: { ...env, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    const [code] = (await once(migrate, 'exit')) as [number | null];
+    const exited = once(migrate, 'exit') as Promise<[number | null]>;
+    // The transaction's commit, seen from outside: drizzle's bookkeeping gains its rows.
+    const applied = async (): Promise<number> =>
+      (
+        await rowsOf<{ count: number }>(
+          database.db,
+          sql`SELECT count(*)::int AS count FROM drizzle.__drizzle_migrations`,
+        )
+      )[0]!.count;
+    const appliedBefore = await applied();
+    let committedMs: number | null = null;
+    while (committedMs === null && migrate.exitCode === null) {
+      if ((await applied()) > appliedBefore) committedMs = performance.now() - upgradeStarted;
+      else await sleep(100);
+    }
+    const [code] = await exited;
     if (code !== 0) throw new Error(`migrate exited with ${code}`);
     const migratedMs = performance.now() - upgradeStarted;
-    log(`  migrated in ${(migratedMs / 1000).toFixed(1)} s`);
+    log(
+      `  migrated in ${(migratedMs / 1000).toFixed(1)} s: its transaction committed after ` +
+        `${((committedMs ?? migratedMs) / 1000).toFixed(1)} s, then the online steps`,
+    );
     for (const [i, instance] of instances.entries()) {
       const stopping = performance.now();
       await stopInstance(instance);
