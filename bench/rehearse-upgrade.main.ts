@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -216,6 +217,12 @@ async function startInstance(
   port: number,
   env: NodeJS.ProcessEnv,
 ): Promise<Instance> {
+  // A process left on the port (an earlier run's) would answer in this one's place.
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', () => reject(new Error(`port ${port} is in use: stop what listens there first`)));
+    probe.listen(port, () => probe.close(() => resolve()));
+  });
   const main = release === 'head' ? join(BUILD, 'src/main.js') : join(directory, 'dist/main.js');
   const child = spawn(process.execPath, [...startScriptNodeFlags(directory), main], {
     cwd: directory,
@@ -472,6 +479,13 @@ async function main(): Promise<void> {
   const receiver = await startReceiver(receiverPort, () => secret);
   const instances: Instance[] = [];
   const streams: Stream[] = [];
+  // Interrupted, the rehearsal takes its instances with it rather than leave them on their ports.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const instance of instances) instance.child.kill('SIGKILL');
+      process.exit(130);
+    });
+  }
   let proxy: RoundRobinProxy | null = null;
   try {
     for (const port of [firstPort, secondPort]) {

@@ -11,6 +11,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 export class RoundRobinProxy {
   private readonly ready = new Set<number>();
   private readonly unanswered = new Map<number, number>();
+  private readonly sockets = new Set<Socket>();
   private next = 0;
   private readonly timer: NodeJS.Timeout;
   /** Connections the proxy could not place on any backend. */
@@ -35,9 +36,12 @@ export class RoundRobinProxy {
     return proxy;
   }
 
+  /** Stops listening and drops every connection still open (server.close alone waits for them). */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await new Promise((resolve) => this.server.close(resolve));
+    const closed = new Promise((resolve) => this.server.close(resolve));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
   }
 
   /** The backends in rotation, starting from the next one's turn. */
@@ -61,6 +65,8 @@ export class RoundRobinProxy {
       return;
     }
     const backend = createConnection(port, '127.0.0.1');
+    this.track(client);
+    this.track(backend);
     let connected = false;
     backend.once('connect', () => {
       connected = true;
@@ -78,6 +84,11 @@ export class RoundRobinProxy {
     client.on('close', (hadError) => {
       if (hadError && !backend.destroyed) backend.resetAndDestroy();
     });
+  }
+
+  private track(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
   }
 
   private async probe(): Promise<void> {
