@@ -110,16 +110,10 @@ export class ListItemsBackfill implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async run(): Promise<void> {
-    const [missing] = await rowsOf<{ count: number }>(
-      this.database.db,
-      sql`SELECT count(*)::int AS count FROM processes p
-            LEFT JOIN process_list_items i ON i.numero = p.numero
-           WHERE ${toRender}`,
-    );
-    let remaining = missing?.count ?? 0;
-    this.remaining.set(remaining);
+    let remaining = await this.countToRender();
     if (remaining === 0) return;
-    this.logger.log(`Rendering ${remaining} list item(s) in the background`);
+    if (remaining !== null) this.remaining.set(remaining);
+    this.logger.log(`Rendering ${remaining ?? 'the'} list item(s) in the background`);
     let after = '';
     while (!this.stopped) {
       const batch = await this.database.db.transaction(async (tx) => {
@@ -135,8 +129,10 @@ export class ListItemsBackfill implements OnApplicationBootstrap, BeforeApplicat
       }
       if (batch.last === null) break;
       after = batch.last;
-      remaining = Math.max(0, remaining - batch.count);
-      this.remaining.set(remaining);
+      if (remaining !== null) {
+        remaining = Math.max(0, remaining - batch.count);
+        this.remaining.set(remaining);
+      }
       this.rendered.inc(batch.count);
       await pause(PAUSE_BETWEEN_BATCHES_MS);
     }
@@ -144,6 +140,26 @@ export class ListItemsBackfill implements OnApplicationBootstrap, BeforeApplicat
       // Another instance may have rendered some this one counted.
       this.remaining.set(0);
       this.logger.log('List items rendered');
+    }
+  }
+
+  /**
+   * The items to render, or null when counting them failed: with a million items in an earlier
+   * shape the count reads both tables whole and may pass the statement timeout on a busy server,
+   * which must not keep the items from being rendered.
+   */
+  private async countToRender(): Promise<number | null> {
+    try {
+      const [count] = await rowsOf<{ count: number }>(
+        this.database.db,
+        sql`SELECT count(*)::int AS count FROM processes p
+              LEFT JOIN process_list_items i ON i.numero = p.numero
+             WHERE ${toRender}`,
+      );
+      return count?.count ?? 0;
+    } catch (error) {
+      this.logger.warn(`Could not count the list items to render (${String(error)}); rendering them anyway`);
+      return null;
     }
   }
 }
