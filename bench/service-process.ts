@@ -95,7 +95,7 @@ export async function stopService(child: ChildProcess, timeoutMs = 30_000): Prom
  * its `--import` of the tracing module, which would load another build's file (tracing is off in
  * the bench unless it is measured on purpose).
  */
-function startScriptNodeFlags(root: string): string[] {
+export function startScriptNodeFlags(root: string): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };

@@ -6,7 +6,8 @@
 # Run from the repository root after `npm ci` and `npm run build:service`.
 set -euo pipefail
 
-newest_migration=$(git log -1 --format=%H --diff-filter=A -- 'migrations/*.sql')
+# The glob stops at the folder: an online step (migrations/online/<tag>.sql) belongs to its migration.
+newest_migration=$(git log -1 --format=%H --diff-filter=A -- ':(glob)migrations/*.sql')
 if [ -z "$newest_migration" ] || ! git cat-file -e "${newest_migration}^" 2>/dev/null; then
   echo "expand/contract: SKIPPED (this clone has no history before the newest migration)"
   exit 0

@@ -19,6 +19,7 @@ import {
   type NotificationHandler,
   type NotificationSubscription,
 } from './notification-listener.js';
+import { onlineSteps, runOnlineSteps } from './online-migrations.js';
 import * as schema from './schema.js';
 
 /** One query API over both drivers: PGlite and node-postgres share drizzle's PostgreSQL core. */
@@ -52,6 +53,17 @@ const CLIENT_TIMEOUT_MARGIN_MS = 1000;
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
 /** Serialises migrations when several instances start at once against one server. */
 const MIGRATION_LOCK_KEY = 7_231_001;
+/** How often a second `npm run migrate` asks for the lock while the first holds it. */
+const MIGRATION_LOCK_POLL_MS = 200;
+/**
+ * The longest a migration waits for a table's lock. Waiting, it would queue every read and write
+ * of that table behind it (behind a long query, say); past this it rolls back, lets them through
+ * and tries again, and is the one to give way in a deadlock (PostgreSQL looks for those after 1 s).
+ */
+const MIGRATION_LOCK_TIMEOUT_MS = 500;
+const MIGRATION_ATTEMPTS = 20;
+const LOCK_NOT_AVAILABLE = '55P03';
+const DEADLOCK_DETECTED = '40P01';
 
 /**
  * The database connection: PGlite in-process by default, a `pg` pool when a URL is given.
@@ -123,7 +135,14 @@ export class DatabaseService implements OnApplicationShutdown {
     return new DatabaseService(
       db,
       'pglite',
-      () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+      async () => {
+        await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+        await runOnlineSteps(
+          (text, params) => client.query(text, params),
+          onlineSteps(MIGRATIONS_FOLDER),
+          (message) => logger.log(message),
+        );
+      },
       () => client.close(),
       async (channel, onNotify) => {
         const unlisten = await client.listen(channel, (payload) => onNotify(payload));
@@ -161,19 +180,67 @@ export class DatabaseService implements OnApplicationShutdown {
   }
 }
 
-/** Migrates over one dedicated session so a session-level advisory lock covers the whole run. */
+/**
+ * Migrates over one dedicated session so a session-level advisory lock covers the whole run:
+ * drizzle's transaction (every pending migration), then the online steps after its commit.
+ */
 async function migrateWithLock(url: string): Promise<void> {
+  const logger = new Logger(DatabaseService.name);
   const client = new pg.Client({ connectionString: url });
-  client.on('error', (error) =>
-    logConnectionLoss(new Logger(DatabaseService.name), 'the migration connection', error),
-  );
+  client.on('error', (error) => logConnectionLoss(logger, 'the migration connection', error));
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migrateNodePostgres(drizzleNodePostgres(client, { schema }), {
-      migrationsFolder: MIGRATIONS_FOLDER,
-    });
+    await acquireMigrationLock(client);
+    await migrateYieldingLocks(client);
+    await runOnlineSteps(
+      (text, params) => client.query(text, params),
+      onlineSteps(MIGRATIONS_FOLDER),
+      (message) => logger.log(message),
+    );
   } finally {
     await client.end();
+  }
+}
+
+/** drizzle's transaction, rolled back and tried again whenever a table's lock is not granted in time. */
+async function migrateYieldingLocks(client: pg.Client): Promise<void> {
+  const logger = new Logger(DatabaseService.name);
+  await client.query(`SET lock_timeout = ${MIGRATION_LOCK_TIMEOUT_MS}`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateNodePostgres(drizzleNodePostgres(client, { schema }), {
+        migrationsFolder: MIGRATIONS_FOLDER,
+      });
+      break;
+    } catch (error) {
+      if (!lockNotGranted(error) || attempt === MIGRATION_ATTEMPTS) {
+        throw error;
+      }
+      logger.warn(`Migration rolled back, a table's lock not granted in time; attempt ${attempt + 1} in 1 s`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  // The online steps wait for other transactions to end, which is no lock that blocks anyone.
+  await client.query('RESET lock_timeout');
+}
+
+/** A lock wait that timed out, or a deadlock: drizzle wraps the driver's error (`cause`). */
+function lockNotGranted(error: unknown): boolean {
+  const code = (error instanceof Error ? (error.cause ?? error) : error) as { code?: unknown };
+  return code.code === LOCK_NOT_AVAILABLE || code.code === DEADLOCK_DETECTED;
+}
+
+/**
+ * Asked for again and again rather than waited for in one statement: a session waiting inside a
+ * statement holds a snapshot, which the lock holder's `CREATE INDEX CONCURRENTLY` would wait for
+ * in turn (a deadlock PostgreSQL resolves by cancelling one of the two).
+ */
+async function acquireMigrationLock(client: pg.Client): Promise<void> {
+  for (;;) {
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+      MIGRATION_LOCK_KEY,
+    ]);
+    if (rows[0]?.locked === true) return;
+    await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS));
   }
 }

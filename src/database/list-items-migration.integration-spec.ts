@@ -1,29 +1,17 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { renderMissingListItems } from '../sync/list-items-backfill.js';
+import { migrationsBefore } from '../testing/migrations-before.js';
 import * as schema from './schema.js';
 import { rowsOf } from './sql-rows.js';
 
 const MIGRATIONS = resolve(import.meta.dirname, '../../migrations');
 const LIST_ITEMS_MIGRATION = '0015_process_list_items';
 const ETA_HISTORY_MIGRATION = '0018_eta_history';
-
-/** A copy of the migrations that stops before `tag`: a database as an earlier release left it. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'pls-migrations-'));
-  cpSync(MIGRATIONS, folder, { recursive: true });
-  const journalPath = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  if (index < 0) throw new Error(`no migration ${tag}`);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
-  return folder;
-}
 
 describe('migration 0015 (process list items)', () => {
   it('leaves the list item of every process stored before it to the backfill, which renders it as the API sends it', async () => {
@@ -136,7 +124,7 @@ describe('migration 0015 (process list items)', () => {
 });
 
 describe('migration 0018 (ETA history)', () => {
-  it('starts each history from the stored ETA, invents none, and leaves items to render with the original ETA', async () => {
+  it('starts each history from the stored ETA, invents none, and keeps the items stored before it for the previous release until the backfill renders them with the original ETA', async () => {
     const earlier = migrationsBefore(ETA_HISTORY_MIGRATION);
     const client = await PGlite.create('memory://');
     const db = drizzle(client, { schema });
@@ -150,8 +138,20 @@ describe('migration 0018 (ETA history)', () => {
                 '2026-04-20', 0, '2026-04-02T08:30:15Z', '2026-04-02T08:31:00Z'),
                ('IMP-2026-000002', 'acme', 'OPEN', 'IMPORT', 'AIR', 'CNSHA', 'Shanghai', 'BRGRU', 'Guarulhos',
                 NULL, 0, '2026-04-03T00:00:00Z', '2026-04-03T00:01:00Z')`);
+      // The items as the previous release's sync rendered them, which it reads with an inner join.
+      await db.execute(sql`
+        INSERT INTO process_list_items (numero, body)
+        SELECT p.numero, process_list_item(p, c) FROM processes p JOIN customers c ON c.id = p.customer_id`);
+      const storedBefore = await rowsOf<{ numero: string; body: string }>(
+        db,
+        sql`SELECT numero, body FROM process_list_items ORDER BY numero`,
+      );
 
       await migrate(db, { migrationsFolder: MIGRATIONS });
+      const storedAfter = await rowsOf<{ numero: string; body: string }>(
+        db,
+        sql`SELECT numero, body FROM process_list_items ORDER BY numero`,
+      );
 
       const history = await rowsOf<{ numero: string; eta: string; recordedAt: string }>(
         db,
@@ -159,17 +159,15 @@ describe('migration 0018 (ETA history)', () => {
                    to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
               FROM process_eta_history ORDER BY id`,
       );
-      const left = await rowsOf<{ count: number }>(
-        db,
-        sql`SELECT count(*)::int AS count FROM process_list_items`,
-      );
-      await renderMissingListItems(db, '', 1000);
+      const rendered = await renderMissingListItems(db, '', 1000);
       const summaries = await rowsOf<{ summary: unknown }>(
         db,
         sql`SELECT (body::json -> 'summary')::jsonb - 'customer' - 'origin' - 'destination' AS summary
               FROM process_list_items ORDER BY numero`,
       );
-      expect(left).toEqual([{ count: 0 }]);
+      expect(storedBefore).toHaveLength(2);
+      expect(storedAfter).toEqual(storedBefore);
+      expect(rendered).toEqual({ count: 2, last: 'IMP-2026-000002' });
       expect(history).toEqual([
         { numero: 'IMP-2026-000001', eta: '2026-04-20', recordedAt: '2026-04-02T08:31:00Z' },
       ]);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { MIGRATIONS_FOLDER, type Database } from './database.service.js';
+import { onlineSteps, pendingOnlineSteps } from './online-migrations.js';
 import { rowsOf } from './sql-rows.js';
 
 interface JournalEntry {
@@ -12,7 +13,8 @@ interface JournalEntry {
 
 /**
  * The migrations of this release not applied to the database yet, oldest first, by tag
- * (`0015_process_list_items`). One applied by a later release is no concern of this one.
+ * (`0015_process_list_items`), counting one whose online step has not finished (its indexes
+ * missing). One applied by a later release is no concern of this one.
  */
 export async function pendingMigrations(db: Database): Promise<string[]> {
   try {
@@ -37,9 +39,15 @@ async function pendingIn(db: Database): Promise<string[]> {
     );
     if (applied?.last != null) lastApplied = Number(applied.last);
   }
+  const unfinished = new Set(
+    await pendingOnlineSteps(
+      async (text) => ({ rows: await rowsOf<unknown>(db, sql.raw(text)) }),
+      onlineSteps(MIGRATIONS_FOLDER),
+    ),
+  );
   // drizzle's own rule: a migration counts as applied when it is no newer than the newest applied.
   return migrationJournal()
-    .filter((entry) => entry.when > lastApplied)
+    .filter((entry) => entry.when > lastApplied || unfinished.has(entry.tag))
     .map((entry) => entry.tag);
 }
 

@@ -1,6 +1,8 @@
 import { ChangeRecorder } from '../changes/change-recorder.js';
 import { sql } from 'drizzle-orm';
 import type { DatabaseService } from '../database/database.service.js';
+import { LIST_ITEM_SHAPE } from '../database/schema.js';
+import { rowsOf } from '../database/sql-rows.js';
 import { renderMissingListItems } from '../sync/list-items-backfill.js';
 import { ProcessPageWriter } from '../sync/process-page.writer.js';
 import { aListCriteria } from '../testing/list-criteria.factory.js';
@@ -369,6 +371,33 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
       expect(meanwhile.items.text).toBe(rendered.items.text);
       expect(meanwhile.items.fingerprint).toBe(rendered.items.fingerprint);
       expect(await sut.findVisible('IMP-2026-000007', visibility)).toEqual(renderedDetail);
+    } finally {
+      await renderMissingListItems(database.db, '', 1000);
+    }
+  });
+
+  it('renders anew the items stored in an earlier shape, which the previous release serves meanwhile, until the backfill reaches them', async () => {
+    const visibility = { customerIds: ['acme'] };
+    const rendered = await sut.list(criteria({ pageSize: 20 }), visibility);
+    const renderedDetail = await sut.findVisible('IMP-2026-000007', visibility);
+
+    // As a migration that changes the item's shape leaves them: still there, their shape older.
+    await database.db.execute(
+      sql`UPDATE process_list_items SET body = '{"earlier":"shape"}', shape = ${LIST_ITEM_SHAPE - 1}
+           WHERE numero <= 'IMP-2026-000010'`,
+    );
+    try {
+      const meanwhile = await sut.list(criteria({ pageSize: 20 }), visibility);
+
+      expect(meanwhile.items.text).toBe(rendered.items.text);
+      expect(meanwhile.items.fingerprint).toBe(rendered.items.fingerprint);
+      expect(await sut.findVisible('IMP-2026-000007', visibility)).toEqual(renderedDetail);
+      await renderMissingListItems(database.db, '', 1000);
+      const [left] = await rowsOf<{ count: number }>(
+        database.db,
+        sql`SELECT count(*)::int AS count FROM process_list_items WHERE shape <> ${LIST_ITEM_SHAPE}`,
+      );
+      expect(left).toEqual({ count: 0 });
     } finally {
       await renderMissingListItems(database.db, '', 1000);
     }

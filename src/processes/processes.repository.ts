@@ -12,6 +12,7 @@ import {
 } from '../database/prepared-statements.js';
 import { JsonText } from '../common/http/json-text.js';
 import {
+  LIST_ITEM_SHAPE,
   processCounts,
   processDailyCounts,
   processes,
@@ -258,11 +259,13 @@ const etaHistoryOf = sql<EtaRecordDto[]>`(
 
 /**
  * A process's list item as stored, or rendered now for one whose item the background backfill has
- * not reached yet (`ListItemsBackfill`): the same rendering either way.
+ * not reached yet (`ListItemsBackfill`: missing, or stored in an earlier shape, which the release
+ * before serves meanwhile): the same rendering either way.
  */
 const renderedNow = sql`process_list_item(${processes}, (SELECT c FROM customers c WHERE c.id = ${processes.customerId}))`;
-const listItemBody = sql<string>`coalesce(${processListItems.body}, ${renderedNow})`;
-const listItemDigest = sql<string>`coalesce(${processListItems.digest}, md5(${renderedNow}))`;
+const storedInShape = sql`${processListItems.shape} = ${sql.raw(String(LIST_ITEM_SHAPE))}`;
+const listItemBody = sql<string>`CASE WHEN ${storedInShape} THEN ${processListItems.body} ELSE ${renderedNow} END`;
+const listItemDigest = sql<string>`CASE WHEN ${storedInShape} THEN ${processListItems.digest} ELSE md5(${renderedNow}) END`;
 
 type Multiplicity = ReturnType<typeof multiplicityOf>;
 

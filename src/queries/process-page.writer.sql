@@ -110,7 +110,7 @@ SELECT p.numero, process_list_item(p, c)
 FROM processes p
 JOIN customers c ON c.id = p.customer_id
 WHERE p.numero IN (SELECT json_array_elements_text($1::json))
-ON CONFLICT (numero) DO UPDATE SET body = excluded.body;
+ON CONFLICT (numero) DO UPDATE SET body = excluded.body, shape = excluded.shape;
 
 WITH head AS (
 UPDATE change_feed_head
@@ -243,7 +243,7 @@ SELECT p.numero, process_list_item(p, c)
 FROM processes p
 JOIN customers c ON c.id = p.customer_id
 WHERE p.numero IN (SELECT json_array_elements_text($1::json))
-ON CONFLICT (numero) DO UPDATE SET body = excluded.body;
+ON CONFLICT (numero) DO UPDATE SET body = excluded.body, shape = excluded.shape;
 
 WITH head AS (
 UPDATE change_feed_head

@@ -7,6 +7,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { DatabaseService } from '../database/database.service.js';
+import { LIST_ITEM_SHAPE } from '../database/schema.js';
 import { rowsOf, type Executor } from '../database/sql-rows.js';
 
 /** Items rendered a statement: ~0.3 ms each on PostgreSQL, so a batch holds its row locks well under a second. */
@@ -18,6 +19,13 @@ const WAIT_FOR_OTHER_INSTANCE_MS = 1000;
 /** Serialises batches across instances (transaction-scoped advisory lock), so none renders twice. */
 const BACKFILL_LOCK_KEY = 7_231_017;
 
+/**
+ * The process `p` has no item `i` (left joined), or one in an earlier shape. A join, not `NOT
+ * EXISTS (… AND shape = …)`: with a million items stored in the earlier shape, the planner's merge
+ * anti join read them all to find the first in the current one, past the statement timeout.
+ */
+const toRender = sql.raw(`(i.numero IS NULL OR i.shape <> ${LIST_ITEM_SHAPE})`);
+
 export interface RenderedBatch {
   count: number;
   /** The highest numero rendered (in the database's order), `null` when none was. */
@@ -25,9 +33,9 @@ export interface RenderedBatch {
 }
 
 /**
- * Renders, in one statement, the list items of up to `limit` processes that have none, from the
- * lowest numero after `after`. A process sync writes meanwhile keeps the item sync rendered (it is
- * newer than this statement's snapshot).
+ * Renders, in one statement, the list items of up to `limit` processes that have none or one in an
+ * earlier shape, from the lowest numero after `after`. A process sync writes meanwhile keeps the
+ * item sync rendered (it is newer than this statement's snapshot, and in the current shape).
  */
 export async function renderMissingListItems(
   executor: Executor,
@@ -41,11 +49,12 @@ export async function renderMissingListItems(
           SELECT p.numero, process_list_item(p, c)
             FROM processes p
             JOIN customers c ON c.id = p.customer_id
-           WHERE p.numero > ${after}
-             AND NOT EXISTS (SELECT 1 FROM process_list_items i WHERE i.numero = p.numero)
+            LEFT JOIN process_list_items i ON i.numero = p.numero
+           WHERE p.numero > ${after} AND ${toRender}
            ORDER BY p.numero
            LIMIT ${limit}
-          ON CONFLICT (numero) DO NOTHING
+          ON CONFLICT (numero) DO UPDATE SET body = excluded.body, shape = excluded.shape
+             WHERE process_list_items.shape <> excluded.shape
           RETURNING numero)
         SELECT count(*)::int AS count, max(numero) AS last FROM rendered`,
   );
@@ -53,9 +62,9 @@ export async function renderMissingListItems(
 }
 
 /**
- * Renders the list items that are missing (those of processes stored before migration 0015, or
- * all of them after a migration that changes the item's shape and empties the table) in batches
- * after start-up, never holding up readiness; reads render a missing item themselves meanwhile.
+ * Renders the list items that are missing (those of processes stored before migration 0015) or in
+ * an earlier shape (all of them after a migration that changes the item's shape) in batches after
+ * start-up, never holding up readiness; reads render such an item themselves meanwhile.
  * Progress: `list_items_backfill_remaining` and `list_items_backfill_rendered_total`.
  */
 @Injectable()
@@ -101,15 +110,10 @@ export class ListItemsBackfill implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async run(): Promise<void> {
-    const [missing] = await rowsOf<{ count: number }>(
-      this.database.db,
-      sql`SELECT count(*)::int AS count FROM processes p
-           WHERE NOT EXISTS (SELECT 1 FROM process_list_items i WHERE i.numero = p.numero)`,
-    );
-    let remaining = missing?.count ?? 0;
-    this.remaining.set(remaining);
+    let remaining = await this.countToRender();
     if (remaining === 0) return;
-    this.logger.log(`Rendering ${remaining} list item(s) in the background`);
+    if (remaining !== null) this.remaining.set(remaining);
+    this.logger.log(`Rendering ${remaining ?? 'the'} list item(s) in the background`);
     let after = '';
     while (!this.stopped) {
       const batch = await this.database.db.transaction(async (tx) => {
@@ -125,8 +129,10 @@ export class ListItemsBackfill implements OnApplicationBootstrap, BeforeApplicat
       }
       if (batch.last === null) break;
       after = batch.last;
-      remaining = Math.max(0, remaining - batch.count);
-      this.remaining.set(remaining);
+      if (remaining !== null) {
+        remaining = Math.max(0, remaining - batch.count);
+        this.remaining.set(remaining);
+      }
       this.rendered.inc(batch.count);
       await pause(PAUSE_BETWEEN_BATCHES_MS);
     }
@@ -134,6 +140,26 @@ export class ListItemsBackfill implements OnApplicationBootstrap, BeforeApplicat
       // Another instance may have rendered some this one counted.
       this.remaining.set(0);
       this.logger.log('List items rendered');
+    }
+  }
+
+  /**
+   * The items to render, or null when counting them failed: with a million items in an earlier
+   * shape the count reads both tables whole and may pass the statement timeout on a busy server,
+   * which must not keep the items from being rendered.
+   */
+  private async countToRender(): Promise<number | null> {
+    try {
+      const [count] = await rowsOf<{ count: number }>(
+        this.database.db,
+        sql`SELECT count(*)::int AS count FROM processes p
+              LEFT JOIN process_list_items i ON i.numero = p.numero
+             WHERE ${toRender}`,
+      );
+      return count?.count ?? 0;
+    } catch (error) {
+      this.logger.warn(`Could not count the list items to render (${String(error)}); rendering them anyway`);
+      return null;
     }
   }
 }

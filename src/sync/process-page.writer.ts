@@ -297,7 +297,7 @@ export async function renderListItemsOf(executor: Executor, processesMatching: S
       FROM processes p
       JOIN customers c ON c.id = p.customer_id
      WHERE ${processesMatching}
-    ON CONFLICT (numero) DO UPDATE SET body = excluded.body`);
+    ON CONFLICT (numero) DO UPDATE SET body = excluded.body, shape = excluded.shape`);
 }
 
 /**
