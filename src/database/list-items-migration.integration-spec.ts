@@ -6,12 +6,14 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { renderMissingListItems } from '../sync/list-items-backfill.js';
 import { migrationsBefore } from '../testing/migrations-before.js';
+import { LIST_ITEM_SHAPE } from './schema/process-list-items.js';
 import * as schema from './schema.js';
 import { rowsOf } from './sql-rows.js';
 
 const MIGRATIONS = resolve(import.meta.dirname, '../../migrations');
 const LIST_ITEMS_MIGRATION = '0015_process_list_items';
 const ETA_HISTORY_MIGRATION = '0018_eta_history';
+const LIST_ITEM_SHAPE_MIGRATION = '0019_list_item_shape';
 
 describe('migration 0015 (process list items)', () => {
   it('leaves the list item of every process stored before it to the backfill, which renders it as the API sends it', async () => {
@@ -174,6 +176,44 @@ describe('migration 0018 (ETA history)', () => {
       expect(summaries.map((row) => row.summary)).toMatchObject([
         { eta: '2026-04-20', originalEta: '2026-04-20', etaDelayDays: 0 },
         { eta: null, originalEta: null, etaDelayDays: null },
+      ]);
+    } finally {
+      await client.close();
+      rmSync(earlier, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migration 0019 (list item shape)', () => {
+  it('gives a database whose 0018 added no shape one, its items read as the old shape and new ones the current', async () => {
+    const earlier = migrationsBefore(LIST_ITEM_SHAPE_MIGRATION);
+    const client = await PGlite.create('memory://');
+    const db = drizzle(client, { schema });
+    try {
+      await migrate(db, { migrationsFolder: earlier });
+      // As 0018 left a database before it kept the items: items, and no shape.
+      await db.execute(sql`ALTER TABLE process_list_items DROP COLUMN shape`);
+      await db.execute(sql`INSERT INTO customers (id, name) VALUES ('acme', 'ACME')`);
+      await db.execute(sql`
+        INSERT INTO processes (numero, customer_id, status, type, mode, origin_code, origin_name,
+                               destination_code, destination_name, follow_count, updated_at)
+        VALUES ('IMP-1', 'acme', 'OPEN', 'IMPORT', 'SEA', 'CNSHA', 'Shanghai', 'BRSSZ', 'Santos', 0, now()),
+               ('IMP-2', 'acme', 'OPEN', 'IMPORT', 'SEA', 'CNSHA', 'Shanghai', 'BRSSZ', 'Santos', 0, now())`);
+      await db.execute(sql`
+        INSERT INTO process_list_items (numero, body)
+        SELECT p.numero, process_list_item(p, c) FROM processes p JOIN customers c ON c.id = p.customer_id
+         WHERE p.numero = 'IMP-1'`);
+
+      await migrate(db, { migrationsFolder: MIGRATIONS });
+      await renderMissingListItems(db, 'IMP-1', 1);
+
+      const shapes = await rowsOf<{ numero: string; shape: number }>(
+        db,
+        sql`SELECT numero, shape FROM process_list_items ORDER BY numero`,
+      );
+      expect(shapes).toEqual([
+        { numero: 'IMP-1', shape: 15 },
+        { numero: 'IMP-2', shape: LIST_ITEM_SHAPE },
       ]);
     } finally {
       await client.close();
