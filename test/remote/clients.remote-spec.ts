@@ -3,26 +3,14 @@
  * whose document has them: a system registered by the user asks for its own tokens, which open
  * exactly what their scopes allow. Every client application made is deleted at the end.
  */
-import type { Problem } from './support/api-types.js';
+import type {
+  ClientApplication,
+  CreatedClientApplication,
+  Problem,
+  TokenAnswer,
+} from './support/api-types.js';
 import { RemoteApi, ROOM_WAIT_MS, type Answer } from './support/remote-api.js';
 import { remoteConfig } from './support/remote-config.js';
-
-/** Client applications' answers, as the document declares them where it has them. */
-interface ClientApplication {
-  id: string;
-  name: string;
-  clientId: string;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-type CreatedClientApplication = ClientApplication & { clientSecret: string };
-interface TokenAnswer {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  scope: string;
-}
 
 /** Marks the client applications the suite makes, so that a run cleans up after one that crashed. */
 const SUITE_MARK = 'remote suite';

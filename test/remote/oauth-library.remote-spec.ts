@@ -4,17 +4,10 @@
  * subscription made is deleted at the end.
  */
 import * as oidc from 'openid-client';
-import type { Problem } from './support/api-types.js';
+import type { ClientApplication, CreatedClientApplication, Problem } from './support/api-types.js';
 import { RemoteApi, ROOM_WAIT_MS } from './support/remote-api.js';
 import { SuiteSubscriptions } from './support/suite-subscriptions.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
-
-interface RegisteredClient {
-  id: string;
-  name: string;
-  clientId: string;
-  clientSecret: string;
-}
 
 /** Marks the client applications this file makes, so that a run cleans up after one that crashed. */
 const SUITE_MARK = 'remote suite: openid-client';
@@ -28,11 +21,11 @@ const served = ['createClient', 'issueToken', 'getAuthorizationServerMetadata'].
 (served ? describe : describe.skip)('client credentials through openid-client', () => {
   let token: string;
   let metadata: oidc.ServerMetadata;
-  let everything: RegisteredClient;
-  let readerOnly: RegisteredClient;
+  let everything: CreatedClientApplication;
+  let readerOnly: CreatedClientApplication;
 
-  const register = async (scopes: string[]): Promise<RegisteredClient> => {
-    const answer = await api.post<RegisteredClient>('/api/clients', {
+  const register = async (scopes: string[]): Promise<CreatedClientApplication> => {
+    const answer = await api.post<CreatedClientApplication>('/api/clients', {
       token,
       body: { name: `${SUITE_MARK} ${scopes.join(' ')}`, scopes },
     });
@@ -40,7 +33,7 @@ const served = ['createClient', 'issueToken', 'getAuthorizationServerMetadata'].
     return answer.body;
   };
   const deleteSuiteClients = async () => {
-    const listed = await api.get<{ data: RegisteredClient[] }>('/api/clients', { token });
+    const listed = await api.get<{ data: ClientApplication[] }>('/api/clients', { token });
     for (const made of listed.body.data.filter((client) => client.name.startsWith(SUITE_MARK))) {
       await api.request('DELETE', `/api/clients/${made.id}`, { token });
     }

@@ -14,3 +14,6 @@ export type CreatedWebhook = Schemas['CreatedWebhookResponseDto'];
 export type WebhookDelivery = Schemas['WebhookDeliveryResponseDto'];
 export type WebhookDeliveriesPage = Schemas['WebhookDeliveriesPageResponseDto'];
 export type WebhookPayload = Schemas['WebhookPayloadDto'];
+export type ClientApplication = Schemas['ClientResponseDto'];
+export type CreatedClientApplication = Schemas['CreatedClientResponseDto'];
+export type TokenAnswer = Schemas['TokenResponseDto'];
