@@ -226,7 +226,7 @@ describe('Graceful shutdown', () => {
 });
 
 /** How many shutdowns the load test below makes (`SHUTDOWN_RUNS=50` to measure more). */
-const SHUTDOWN_RUNS = Number(process.env.SHUTDOWN_RUNS ?? 10);
+const SHUTDOWN_RUNS = Number(process.env.SHUTDOWN_RUNS ?? 3);
 
 /** How each request a client sent ended: every one is a 2xx, a 503 or a refused connection. */
 interface LoadFigures {

@@ -1,22 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import argon2 from 'argon2';
 
-/** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
-const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
 @Injectable()
 export class PasswordHasher {
+  /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
+  protected readonly options: argon2.HashOptions = {
+    type: argon2.argon2id,
+    memoryCost: 19_456,
+    timeCost: 2,
+    parallelism: 1,
+  };
+
   /** Verified against when the user does not exist, so that case costs the same hash work. */
-  private readonly decoyHash = argon2.hash('decoy password for unknown users', ARGON2_OPTIONS);
+  private decoyHash: Promise<string> | undefined;
 
   hash(password: string): Promise<string> {
-    return argon2.hash(password, ARGON2_OPTIONS);
+    return argon2.hash(password, this.options);
   }
 
   /** `hash` null means "no such user": the work is done anyway and the answer is false. */
   async verify(hash: string | null, password: string): Promise<boolean> {
     if (hash === null) {
-      await argon2.verify(await this.decoyHash, password);
+      await argon2.verify(await (this.decoyHash ??= this.hash('decoy password for unknown users')), password);
       return false;
     }
     try {

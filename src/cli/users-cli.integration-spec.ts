@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
 import { connectTestDatabase, createTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
-import { PasswordHasher } from '../auth/password-hasher.service.js';
+import { CheapPasswordHasher } from '../testing/cheap-password-hasher.js';
 import { UsersRepository } from '../auth/users/users.repository.js';
 import { customers } from '../database/schema.js';
 import { createCliContext } from './nest-context.js';
@@ -97,7 +97,7 @@ describe(runUsersCli.name, () => {
       const connected = await connectTestDatabase(target);
       dispose = connected.dispose;
       await connected.database.db.insert(customers).values({ id: 'acme', name: 'ACME' });
-      command = new UsersCommand(new UsersRepository(connected.database), new PasswordHasher());
+      command = new UsersCommand(new UsersRepository(connected.database), new CheapPasswordHasher());
     });
 
     afterAll(() => dispose());

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { connectTestDatabase, TEST_DATABASE_TARGETS } from '../testing/test-database.js';
-import { PasswordHasher } from '../auth/password-hasher.service.js';
+import { CheapPasswordHasher } from '../testing/cheap-password-hasher.js';
 import { UsersRepository } from '../auth/users/users.repository.js';
 import type { DatabaseService } from '../database/database.service.js';
 import { customers, users } from '../database/schema.js';
@@ -14,7 +14,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${UsersCommand.name} on %s`, (target) => {
   let database: DatabaseService;
   let dispose: () => Promise<void>;
   let repository: UsersRepository;
-  const hasher = new PasswordHasher();
+  const hasher = new CheapPasswordHasher();
   let sut: UsersCommand;
 
   beforeAll(async () => {

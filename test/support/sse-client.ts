@@ -30,7 +30,10 @@ export class SseClient {
 
   static async open(url: string, headers: Record<string, string>): Promise<SseClient> {
     const controller = new AbortController();
-    const response = await fetch(url, { headers, signal: controller.signal });
+    const response = await fetch(url, { headers, signal: controller.signal }).catch((error: unknown) => {
+      // fetch says only "fetch failed"; what the connection did is in its cause.
+      throw new Error(`opening ${url}: ${describeFailure(error)}`, { cause: error });
+    });
     return SseClient.reading(response, controller);
   }
 
@@ -126,4 +129,10 @@ export class SseClient {
     }
     if (hasData) this.events.push(event);
   }
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as (Error & { code?: string }) | undefined;
+  return cause === undefined ? error.message : `${error.message} (${cause.code ?? cause.message})`;
 }

@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm';
 import type { UserRole } from '../../src/domain/authenticated-user.js';
 import { OpenApiConformance } from './openapi-conformance.js';
 import { OperationsGateway } from '../../src/operations/operations.gateway.js';
+import { CheapPasswordHasher } from '../../src/testing/cheap-password-hasher.js';
 import { FakeOperationsGateway } from '../../src/testing/fake-operations.gateway.js';
 import {
   APP_TEST_DATABASE_TARGET,
@@ -86,7 +87,9 @@ export class TestApp {
     config.demoMode = false;
     let builder = Test.createTestingModule({ imports: [AppModule] })
       .overrideProvider(AppConfig)
-      .useValue(config);
+      .useValue(config)
+      .overrideProvider(PasswordHasher)
+      .useValue(new CheapPasswordHasher());
     if (config.operations.baseUrl === null) {
       builder = builder.overrideProvider(OperationsGateway).useValue(new FakeOperationsGateway());
     }
