@@ -1,12 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { LOG_DESTINATION } from '../src/logging/root-logger.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { closedPort } from '../src/testing/closed-port.js';
+import { createEmptyTestDatabase } from '../src/testing/test-database.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 
@@ -225,11 +223,12 @@ describe('Start-up failures', () => {
   });
 
   it('refuses a database not migrated yet, saying what to run', async () => {
+    const unmigrated = await createEmptyTestDatabase('pglite');
     const { code, lines } = await start({
       JWT_SECRET: 'startup-test-secret-that-is-long-enough-0123456789',
       OPERATIONS_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
-      PGLITE_DIR: join(tmpdir(), `pls-unmigrated-${randomBytes(6).toString('hex')}`),
-    });
+      PGLITE_DIR: unmigrated.options.pgliteDir,
+    }).finally(() => unmigrated.drop());
 
     expect(code).toBe(1);
     const errors = errorLines(lines);

@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { renderMissingListItems } from '../sync/list-items-backfill.js';
 import { migrationsBefore } from '../testing/migrations-before.js';
+import { createEmptyTestDatabase } from '../testing/test-database.js';
 import { LIST_ITEM_SHAPE } from './schema/process-list-items.js';
 import * as schema from './schema.js';
 import { rowsOf } from './sql-rows.js';
@@ -18,7 +19,8 @@ const LIST_ITEM_SHAPE_MIGRATION = '0019_list_item_shape';
 describe('migration 0015 (process list items)', () => {
   it('leaves the list item of every process stored before it to the backfill, which renders it as the API sends it', async () => {
     const earlier = migrationsBefore(LIST_ITEMS_MIGRATION);
-    const client = await PGlite.create('memory://');
+    const empty = await createEmptyTestDatabase('pglite');
+    const client = await PGlite.create(empty.options.pgliteDir);
     const db = drizzle(client, { schema });
     try {
       await migrate(db, { migrationsFolder: earlier });
@@ -120,6 +122,7 @@ describe('migration 0015 (process list items)', () => {
       ]);
     } finally {
       await client.close();
+      await empty.drop();
       rmSync(earlier, { recursive: true, force: true });
     }
   });
@@ -128,7 +131,8 @@ describe('migration 0015 (process list items)', () => {
 describe('migration 0018 (ETA history)', () => {
   it('starts each history from the stored ETA, invents none, and keeps the items stored before it for the previous release until the backfill renders them with the original ETA', async () => {
     const earlier = migrationsBefore(ETA_HISTORY_MIGRATION);
-    const client = await PGlite.create('memory://');
+    const empty = await createEmptyTestDatabase('pglite');
+    const client = await PGlite.create(empty.options.pgliteDir);
     const db = drizzle(client, { schema });
     try {
       await migrate(db, { migrationsFolder: earlier });
@@ -179,6 +183,7 @@ describe('migration 0018 (ETA history)', () => {
       ]);
     } finally {
       await client.close();
+      await empty.drop();
       rmSync(earlier, { recursive: true, force: true });
     }
   });
@@ -187,7 +192,8 @@ describe('migration 0018 (ETA history)', () => {
 describe('migration 0019 (list item shape)', () => {
   it('gives a database whose 0018 added no shape one, its items read as the old shape and new ones the current', async () => {
     const earlier = migrationsBefore(LIST_ITEM_SHAPE_MIGRATION);
-    const client = await PGlite.create('memory://');
+    const empty = await createEmptyTestDatabase('pglite');
+    const client = await PGlite.create(empty.options.pgliteDir);
     const db = drizzle(client, { schema });
     try {
       await migrate(db, { migrationsFolder: earlier });
@@ -217,6 +223,7 @@ describe('migration 0019 (list item shape)', () => {
       ]);
     } finally {
       await client.close();
+      await empty.drop();
       rmSync(earlier, { recursive: true, force: true });
     }
   });

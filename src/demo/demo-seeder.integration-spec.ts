@@ -12,7 +12,7 @@ import { OperationsGateway } from '../operations/operations.gateway.js';
 import { SyncService } from '../sync/sync.service.js';
 import { FakeOperationsGateway } from '../testing/fake-operations.gateway.js';
 import { anEvent, anOperationsProcess } from '../testing/operations-process.factory.js';
-import { createTestDatabase } from '../testing/test-database.js';
+import { createEmptyTestDatabase, createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { DemoModule } from './demo.module.js';
 import { DemoSeeder } from './demo-seeder.service.js';
 import { DEMO_USERS } from './demo-users.js';
@@ -32,7 +32,7 @@ const upstream = new FakeOperationsGateway().putAll(
   }),
 );
 
-async function startDemoModules(demoMode: boolean, pgliteDir = 'memory://'): Promise<TestingModule> {
+async function startDemoModules(demoMode: boolean, pgliteDir: string): Promise<TestingModule> {
   const config = loadAppConfig({ NODE_ENV: 'test', PGLITE_DIR: pgliteDir, SYNC_INTERVAL_S: '0' });
   config.demoMode = demoMode;
   const moduleRef = await Test.createTestingModule({ imports: [ConfigModule, DatabaseModule, DemoModule] })
@@ -65,14 +65,20 @@ describe(DemoSeeder.name, () => {
 
   describe('in demo mode', () => {
     let moduleRef: TestingModule;
+    let testDatabase: TestDatabase;
 
     beforeAll(async () => {
-      moduleRef = await startDemoModules(true);
+      // As `npm start` finds it on a fresh machine: a database with nothing in it.
+      testDatabase = await createEmptyTestDatabase('pglite');
+      moduleRef = await startDemoModules(true, testDatabase.options.pgliteDir);
       expect(moduleRef.get(InitialDataState).isReady).toBe(false);
       await moduleRef.get(InitialDataState).whenReady();
     }, 60_000);
 
-    afterAll(() => moduleRef.close());
+    afterAll(async () => {
+      await moduleRef.close();
+      await testDatabase.drop();
+    });
 
     it("syncs the operations system's data before it is ready: customers, processes, containers, events", async () => {
       const counts = await countsOf(moduleRef.get(DatabaseService));

@@ -32,6 +32,14 @@ export interface TestDatabase {
 
 const MIGRATIONS = resolve(import.meta.dirname, '../../migrations');
 const TEMPLATES = resolve(import.meta.dirname, '../../node_modules/.cache/process-lookup-tests');
+const PGLITE_VERSION = (
+  JSON.parse(
+    readFileSync(
+      resolve(import.meta.dirname, '../../node_modules/@electric-sql/pglite/package.json'),
+      'utf8',
+    ),
+  ) as { version: string }
+).version;
 
 /**
  * A database already migrated to the current migrations: a copy of a PGlite data directory, or on
@@ -67,6 +75,7 @@ export async function createTestDatabase(target: 'pglite' | 'postgres'): Promise
 export async function createEmptyTestDatabase(target: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (target === 'pglite') {
     const directory = join(tmpdir(), `pls-test-${randomBytes(6).toString('hex')}`);
+    cpSync(await pgliteEmptyTemplate(), directory, { recursive: true });
     return {
       options: { url: null, pgliteDir: directory },
       drop: () => rm(directory, { recursive: true, force: true }),
@@ -114,14 +123,30 @@ function migrationsVersion(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Built by whichever test file needs it first; parallel workers race to a rename, and one wins. */
-async function pgliteTemplate(): Promise<string> {
-  const template = join(TEMPLATES, `pglite-${migrationsVersion()}`);
+/** A migrated cluster, built once per version of the migrations. */
+function pgliteTemplate(): Promise<string> {
+  return cachedPgliteCluster(`pglite-${migrationsVersion()}`, (database) => database.migrate());
+}
+
+/** A cluster with nothing in it: initdb (about 6 s of WASM) once per version of PGlite. */
+function pgliteEmptyTemplate(): Promise<string> {
+  return cachedPgliteCluster(`pglite-empty-${PGLITE_VERSION}`, () => Promise.resolve());
+}
+
+/**
+ * A PGlite data directory kept for later runs under `name`, prepared by `prepare` the first time.
+ * Built by whichever test file needs it first; parallel workers race to a rename, and one wins.
+ */
+async function cachedPgliteCluster(
+  name: string,
+  prepare: (database: DatabaseService) => Promise<unknown>,
+): Promise<string> {
+  const template = join(TEMPLATES, name);
   if (existsSync(template)) return template;
   mkdirSync(TEMPLATES, { recursive: true });
   const building = `${template}.${randomBytes(4).toString('hex')}.building`;
   const database = await DatabaseService.connect({ url: null, pgliteDir: building });
-  await database.migrate();
+  await prepare(database);
   await database.close();
   try {
     renameSync(building, template);
