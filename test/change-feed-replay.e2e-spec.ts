@@ -42,7 +42,7 @@ const STEPS_MS = [
   3 * DAY_MS,
   5 * HOUR_MS,
 ];
-const ROUNDS = 32;
+const ROUNDS = 16;
 const PROCESS_COUNT = 300;
 const LIST_PAGE_SIZE = 100;
 
