@@ -1,9 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { ReplyError } from 'ioredis';
+import { closedPort } from '../testing/closed-port.js';
 import { TcpProxy } from '../testing/tcp-proxy.js';
 import { TEST_REDIS_URL, testRedisAnswers, whenReady } from '../testing/test-redis.js';
-import { REDIS_PROBE_INTERVAL_MS, RedisConnection, RedisSkippedError } from './redis.connection.js';
+import {
+  REDIS_COMMAND_TIMEOUT_MS,
+  REDIS_PROBE_INTERVAL_MS,
+  RedisConnection,
+  RedisSkippedError,
+} from './redis.connection.js';
 
 const redisAnswers = await testRedisAnswers('RedisConnection (real Redis)');
 
@@ -50,5 +56,26 @@ const redisAnswers = await testRedisAnswers('RedisConnection (real Redis)');
       await sleep(100);
     expect(sut.available).toBe(true);
     await expect(sut.run((client) => client.ping())).resolves.toBe('PONG');
+  });
+});
+
+describe(`${RedisConnection.name} while Redis is down`, () => {
+  beforeAll(() => {
+    Logger.overrideLogger(false);
+  });
+  afterAll(() => {
+    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
+  });
+
+  // ioredis ends a closed socket at shutdown and waits for a close that already happened: the
+  // process lingers for that wait, 2 s by default (Jest's "worker failed to exit gracefully").
+  it('shuts down without waiting longer than the command timeout for a socket that is gone', async () => {
+    const sut = RedisConnection.connect(`redis://127.0.0.1:${await closedPort()}`);
+    while (sut.client?.status !== 'reconnecting') await sleep(20);
+
+    await sut.onApplicationShutdown();
+
+    expect(sut.client.options.disconnectTimeout).toBe(REDIS_COMMAND_TIMEOUT_MS);
+    expect(sut.available).toBe(false);
   });
 });

@@ -43,6 +43,9 @@ export class RedisConnection implements OnApplicationShutdown {
       // Keep reconnecting, at most every 2 s: Redis coming back must heal the service by itself.
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
       lazyConnect: false,
+      // At shutdown ioredis waits this long for a socket to close, even one that closed already
+      // (Redis down): its default 2 s would hold the process that long after everything else.
+      disconnectTimeout: REDIS_COMMAND_TIMEOUT_MS,
     });
     const connection = new RedisConnection(client);
     // Reconnect attempts fail every 2 s through an outage: one warning per interval, not per attempt.
