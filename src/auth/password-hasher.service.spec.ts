@@ -50,6 +50,15 @@ describe(PasswordHasher.name, () => {
     expect(describeHash(verify.mock.calls[0]![0])).toEqual(OWASP_ARGON2ID);
   });
 
+  it('makes its decoy hash at start-up, so the first unknown user costs no extra hash', async () => {
+    const started = new PasswordHasher();
+    await started.onModuleInit();
+    const hash = jest.spyOn(argon2, 'hash');
+
+    expect(await started.verify(null, 'anything')).toBe(false);
+    expect(hash).not.toHaveBeenCalled();
+  });
+
   it('answers false for a stored hash that is not an argon2 hash', async () => {
     expect(await sut.verify('not-a-hash', 'whatever')).toBe(false);
   });
