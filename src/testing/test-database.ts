@@ -123,9 +123,11 @@ function migrationsVersion(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** A migrated cluster, built once per version of the migrations. */
+/** A migrated cluster, built once per version of PGlite and of the migrations. */
 function pgliteTemplate(): Promise<string> {
-  return cachedPgliteCluster(`pglite-${migrationsVersion()}`, (database) => database.migrate());
+  return cachedPgliteCluster(`pglite-${PGLITE_VERSION}-${migrationsVersion()}`, (database) =>
+    database.migrate(),
+  );
 }
 
 /** A cluster with nothing in it: initdb (about 6 s of WASM) once per version of PGlite. */
