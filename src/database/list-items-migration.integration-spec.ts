@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
+import { drizzle, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { renderMissingListItems } from '../sync/list-items-backfill.js';
 import { migrationsBefore } from '../testing/migrations-before.js';
@@ -16,14 +16,28 @@ const LIST_ITEMS_MIGRATION = '0015_process_list_items';
 const ETA_HISTORY_MIGRATION = '0018_eta_history';
 const LIST_ITEM_SHAPE_MIGRATION = '0019_list_item_shape';
 
+/** Runs `work` on a PGlite database migrated up to just before `tag`, removed afterwards. */
+async function onDatabaseBefore(
+  tag: string,
+  work: (db: PgliteDatabase<typeof schema>) => Promise<void>,
+): Promise<void> {
+  const earlier = migrationsBefore(tag);
+  const empty = await createEmptyTestDatabase('pglite');
+  const client = await PGlite.create(empty.options.pgliteDir);
+  try {
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder: earlier });
+    await work(db);
+  } finally {
+    await client.close();
+    await empty.drop();
+    rmSync(earlier, { recursive: true, force: true });
+  }
+}
+
 describe('migration 0015 (process list items)', () => {
   it('leaves the list item of every process stored before it to the backfill, which renders it as the API sends it', async () => {
-    const earlier = migrationsBefore(LIST_ITEMS_MIGRATION);
-    const empty = await createEmptyTestDatabase('pglite');
-    const client = await PGlite.create(empty.options.pgliteDir);
-    const db = drizzle(client, { schema });
-    try {
-      await migrate(db, { migrationsFolder: earlier });
+    await onDatabaseBefore(LIST_ITEMS_MIGRATION, async (db) => {
       await db.execute(sql`INSERT INTO customers (id, name) VALUES ('acme', 'ACME "Brasil"')`);
       await db.execute(sql`
         INSERT INTO processes (numero, customer_id, status, type, mode, origin_code, origin_name,
@@ -120,22 +134,13 @@ describe('migration 0015 (process list items)', () => {
           }),
         },
       ]);
-    } finally {
-      await client.close();
-      await empty.drop();
-      rmSync(earlier, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('migration 0018 (ETA history)', () => {
   it('starts each history from the stored ETA, invents none, and keeps the items stored before it for the previous release until the backfill renders them with the original ETA', async () => {
-    const earlier = migrationsBefore(ETA_HISTORY_MIGRATION);
-    const empty = await createEmptyTestDatabase('pglite');
-    const client = await PGlite.create(empty.options.pgliteDir);
-    const db = drizzle(client, { schema });
-    try {
-      await migrate(db, { migrationsFolder: earlier });
+    await onDatabaseBefore(ETA_HISTORY_MIGRATION, async (db) => {
       await db.execute(sql`INSERT INTO customers (id, name) VALUES ('acme', 'ACME')`);
       await db.execute(sql`
         INSERT INTO processes (numero, customer_id, status, type, mode, origin_code, origin_name,
@@ -181,22 +186,13 @@ describe('migration 0018 (ETA history)', () => {
         { eta: '2026-04-20', originalEta: '2026-04-20', etaDelayDays: 0 },
         { eta: null, originalEta: null, etaDelayDays: null },
       ]);
-    } finally {
-      await client.close();
-      await empty.drop();
-      rmSync(earlier, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('migration 0019 (list item shape)', () => {
   it('gives a database whose 0018 added no shape one, its items read as the old shape and new ones the current', async () => {
-    const earlier = migrationsBefore(LIST_ITEM_SHAPE_MIGRATION);
-    const empty = await createEmptyTestDatabase('pglite');
-    const client = await PGlite.create(empty.options.pgliteDir);
-    const db = drizzle(client, { schema });
-    try {
-      await migrate(db, { migrationsFolder: earlier });
+    await onDatabaseBefore(LIST_ITEM_SHAPE_MIGRATION, async (db) => {
       // As 0018 left a database before it kept the items: items, and no shape.
       await db.execute(sql`ALTER TABLE process_list_items DROP COLUMN shape`);
       await db.execute(sql`INSERT INTO customers (id, name) VALUES ('acme', 'ACME')`);
@@ -221,10 +217,6 @@ describe('migration 0019 (list item shape)', () => {
         { numero: 'IMP-1', shape: 15 },
         { numero: 'IMP-2', shape: LIST_ITEM_SHAPE },
       ]);
-    } finally {
-      await client.close();
-      await empty.drop();
-      rmSync(earlier, { recursive: true, force: true });
-    }
+    });
   });
 });
