@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { closedPort } from '../src/testing/closed-port.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { SseClient } from './support/sse-client.js';
 
@@ -58,18 +59,6 @@ async function keepAliveLoad(url: string, connections: number, answers: KeepAliv
   agent.destroy();
 }
 
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** One GET on a fresh connection: its status, or the connection error code (ECONNREFUSED...). */
 function probe(url: string): Promise<number | string> {
   return new Promise((resolve) => {
@@ -113,7 +102,7 @@ describe('Graceful shutdown', () => {
     });
     sandbox = await startTestSandbox({ apiKey: API_KEY });
     simulator = sandbox.server;
-    const port = await freePort();
+    const port = await closedPort();
     baseUrl = `http://127.0.0.1:${port}`;
     service = spawn(process.execPath, ['dist/main.js'], {
       cwd: ROOT,
@@ -312,7 +301,7 @@ describe('Graceful shutdown under keep-alive load', () => {
     async () => {
       const failures: string[][] = [];
       for (let run = 0; run < SHUTDOWN_RUNS; run++) {
-        const port = await freePort();
+        const port = await closedPort();
         const baseUrl = `http://127.0.0.1:${port}`;
         const output: string[] = [];
         const service = spawn(process.execPath, ['dist/main.js'], {

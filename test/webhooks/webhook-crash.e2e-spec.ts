@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../src/database/sql-rows.js';
+import { closedPort } from '../../src/testing/closed-port.js';
 import { DeliveryRunner } from '../../src/webhooks/delivery/delivery-runner.js';
 import { TestApp } from '../support/test-app.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -19,18 +19,9 @@ const canRun = process.env.TEST_DATABASE_URL !== undefined;
 if (!canRun)
   console.error(`${SUITE}: SKIPPED, needs TEST_DATABASE_URL (the instances share a PostgreSQL database)`);
 
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
 /** `node dist/main.js` on the database, allowed to deliver to a receiver on this machine. */
 async function startService(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
+  const port = await closedPort();
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
     // Only what this test decides: no REDIS_URL or other settings from the surrounding environment.
