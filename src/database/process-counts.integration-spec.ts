@@ -10,11 +10,11 @@ import type { DatabaseService } from './database.service.js';
 type Totals = Record<string, number>;
 
 /**
- * `process_counts` and `process_daily_counts` must always equal counting `processes`; as
- * `{ "customer/STATUS": n }` and `{ "customer/STATUS/day": n }`.
+ * `process_counts`, `process_daily_counts` and `process_eta_daily_counts` must always equal
+ * counting `processes`; as `{ "customer/STATUS": n }` and `{ "customer/STATUS/day": n }`.
  */
 describe.each(TEST_DATABASE_TARGETS)(
-  'process_counts and process_daily_counts kept by triggers (%s)',
+  'process_counts, process_daily_counts and process_eta_daily_counts kept by triggers (%s)',
   (target) => {
     let database: DatabaseService;
     let dispose: () => Promise<void>;
@@ -47,6 +47,13 @@ describe.each(TEST_DATABASE_TARGETS)(
     const countedDaily = () =>
       totals(sql`SELECT customer_id, status, (updated_at AT TIME ZONE 'UTC')::date::text AS day, count(*)::int AS total
                FROM processes GROUP BY 1, 2, 3`);
+    const keptByEta = () =>
+      totals(
+        sql`SELECT customer_id, status, eta::text AS day, total FROM process_eta_daily_counts WHERE total <> 0`,
+      );
+    const countedByEta = () =>
+      totals(sql`SELECT customer_id, status, eta::text AS day, count(*)::int AS total
+               FROM processes WHERE eta IS NOT NULL GROUP BY 1, 2, 3`);
     /** Per customer, status, type, mode and channel, as `{ "customer/STATUS/TYPE/MODE/CHANNEL": n }`. */
     const keptByKey = () =>
       totals(sql`SELECT customer_id, concat_ws('/', status, type, mode, customs_channel) AS status, total
@@ -60,6 +67,7 @@ describe.each(TEST_DATABASE_TARGETS)(
       expect(await kept()).toEqual(await counted());
       expect(await keptByKey()).toEqual(await countedByKey());
       expect(await keptDaily()).toEqual(await countedDaily());
+      expect(await keptByEta()).toEqual(await countedByEta());
     };
 
     const numero = (index: number) => `IMP-2026-${String(index).padStart(6, '0')}`;
@@ -141,6 +149,24 @@ describe.each(TEST_DATABASE_TARGETS)(
       await expectExact();
     });
 
+    it('moves a process between ETA totals when its ETA slips, and counts none without an ETA', async () => {
+      const process = anOperationsProcess({
+        numero: numero(1),
+        customer: acme,
+        status: 'IN_TRANSIT',
+        eta: '2026-04-10',
+      });
+      await write([process, anOperationsProcess({ numero: numero(2), customer: acme, eta: null })]);
+      expect(await keptByEta()).toEqual({ 'acme/IN_TRANSIT/2026-04-10': 1 });
+
+      await write([{ ...process, eta: '2026-04-13', updatedAt: '2026-03-09T00:00:00Z' }]);
+      expect(await keptByEta()).toEqual({ 'acme/IN_TRANSIT/2026-04-13': 1 });
+
+      await write([{ ...process, status: 'ARRIVED', eta: null, updatedAt: '2026-03-10T00:00:00Z' }]);
+      expect(await keptByEta()).toEqual({});
+      await expectExact();
+    });
+
     it('moves a process between type, mode and customs channel totals, NONE standing for no channel', async () => {
       const process = anOperationsProcess({
         numero: numero(1),
@@ -169,6 +195,7 @@ describe.each(TEST_DATABASE_TARGETS)(
 
       expect(await kept()).toEqual({});
       expect(await keptDaily()).toEqual({});
+      expect(await keptByEta()).toEqual({});
     });
 
     it('follows deletes and truncation', async () => {
@@ -186,6 +213,7 @@ describe.each(TEST_DATABASE_TARGETS)(
       expect(await kept()).toEqual({});
       expect(await counted()).toEqual({});
       expect(await keptDaily()).toEqual({});
+      expect(await keptByEta()).toEqual({});
     });
   },
 );

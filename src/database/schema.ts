@@ -9,6 +9,7 @@ export * from './schema/process-eta-history.js';
 export * from './schema/process-list-items.js';
 export * from './schema/process-counts.js';
 export * from './schema/process-daily-counts.js';
+export * from './schema/process-eta-daily-counts.js';
 export * from './schema/process-containers.js';
 export * from './schema/follow-up-events.js';
 export * from './schema/sync-state.js';

@@ -268,6 +268,69 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     expect(statements.some((statement) => statement.includes('from "process_daily_counts"'))).toBe(true);
   });
 
+  it('totals ETA ranges from the per-ETA totals exactly as counting would, after ETAs moved', async () => {
+    const dayOf = (offset: number) => new Date(Date.UTC(2026, 6, 1 + offset)).toISOString().slice(0, 10);
+    // Over ten days, every fifth without an ETA, three statuses, two customers; then written again
+    // with some ETAs slipped, one brought forward and one cleared, as sync would.
+    const data = Array.from({ length: 40 }, (_, index) => ({
+      numero: `TYR-2026-${String(index).padStart(6, '0')}`,
+      customer: index % 4 === 0 ? { id: 'cyberdyne', name: 'Cyberdyne' } : { id: 'tyrell', name: 'Tyrell' },
+      status: (['OPEN', 'BOOKED', 'IN_TRANSIT'] as const)[index % 3]!,
+      eta: index % 5 === 0 ? null : dayOf(index % 10),
+    }));
+    const moved = data.map((process, index) => ({
+      ...process,
+      eta:
+        index === 1
+          ? null
+          : process.eta === null
+            ? process.eta
+            : dayOf((index % 10) + [0, 2, -1][index % 3]!),
+      updatedAt: '2026-06-02T00:00:00Z',
+    }));
+    const writer = new ProcessPageWriter(new ChangeRecorder());
+    await database.db.transaction((tx) =>
+      writer.write(
+        tx,
+        data.map((process) => anOperationsProcess(process)),
+      ),
+    );
+    await database.db.transaction((tx) =>
+      writer.write(
+        tx,
+        moved.map((process) => anOperationsProcess(process)),
+      ),
+    );
+    const bounds = [null, dayOf(-1), dayOf(0), dayOf(3), dayOf(7), dayOf(11)];
+    const visibility = { customerIds: ['tyrell', 'cyberdyne'] };
+
+    for (const etaFrom of bounds) {
+      for (const etaTo of bounds) {
+        if (etaFrom === null && etaTo === null) continue;
+        for (const statuses of [null, ['BOOKED' as const], ['OPEN' as const, 'IN_TRANSIT' as const]]) {
+          const expected = moved.filter(
+            ({ eta, status }) =>
+              eta !== null &&
+              (etaFrom === null || eta >= etaFrom) &&
+              (etaTo === null || eta <= etaTo) &&
+              (statuses === null || statuses.some((wanted) => wanted === status)),
+          ).length;
+
+          const page = await sut.list(criteria({ etaFrom, etaTo, statuses, pageSize: 1 }), visibility);
+
+          expect({ etaFrom, etaTo, statuses, total: page.totalItems }).toEqual({
+            etaFrom,
+            etaTo,
+            statuses,
+            total: expected,
+          });
+        }
+      }
+    }
+    expect(statements.some((statement) => statement.includes('from "process_eta_daily_counts"'))).toBe(true);
+    expect(statements.some((statement) => /^select count\(\*\)/.test(statement))).toBe(false);
+  });
+
   it('finds one visible process case-insensitively, and nothing of another customer', async () => {
     const found = await sut.findVisible('imp-2026-000007', { customerIds: ['acme'] });
     const foreign = await sut.findVisible('IMP-2026-000110', { customerIds: ['acme'] });

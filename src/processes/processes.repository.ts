@@ -15,6 +15,7 @@ import {
   LIST_ITEM_SHAPE,
   processCounts,
   processDailyCounts,
+  processEtaDailyCounts,
   processes,
   processEtaHistory,
   processListItems,
@@ -175,6 +176,8 @@ export class ProcessesRepository {
         return this.countFromTotals(shape, count);
       case 'dailyTotals':
         return this.countFromDailyTotals(shape, count);
+      case 'etaDailyTotals':
+        return this.countFromEtaDailyTotals(shape, count);
       case 'rows':
         return this.database.db
           .select({ totalItems: sql<number>`count(*)::int` })
@@ -222,6 +225,14 @@ export class ProcessesRepository {
           hasEnd ? lt(processDailyCounts.day, updatedParam.wholeDaysBefore) : undefined,
         ),
       );
+  }
+
+  /** An ETA range's days from the per-ETA totals: "what arrives this week" sums seven rows a customer. */
+  private countFromEtaDailyTotals(shape: ListShape, count: CountPlan & { source: 'etaDailyTotals' }) {
+    return this.database.db
+      .select({ totalItems: sql<number>`coalesce(sum(${processEtaDailyCounts.total}), 0)::int` })
+      .from(processEtaDailyCounts)
+      .where(and(visibleTo(shape, processEtaDailyCounts.customerId), ...count.conditions));
   }
 
   private prepareFind(visibleCustomers: Multiplicity): PreparedRead<FoundRow> {

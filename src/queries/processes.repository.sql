@@ -75,7 +75,7 @@ WHERE c.process_numero = "processes"."numero"
 AND c.container_number = $2)) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc limit $3 offset $4) order by "processes"."updated_at" DESC NULLS LAST, "processes"."numero" asc;
 
 -- list: arriving in a week, by ETA (count, then page)
-select count(*)::int from "processes" where ("processes"."customer_id" = $1 and "processes"."eta" >= $2 AND "processes"."eta" <= $3);
+select coalesce(sum("total"), 0)::int from "process_eta_daily_counts" where ("process_eta_daily_counts"."customer_id" = $1 and "process_eta_daily_counts"."eta" >= $2 AND "process_eta_daily_counts"."eta" <= $3);
 
 -- list: free time ending in 3 days, by its end (count, then page)
 select count(*)::int from "processes" where ("processes"."customer_id" = $1 and "processes"."free_time_ends_at" >= $2 AND "processes"."free_time_ends_at" <= $3);

@@ -109,7 +109,16 @@ describe('list filters', () => {
       'rows',
     );
     expect(filterPlanOf({ ...NO_FILTER, container: 'MSCU1234566' }).count.source).toBe('rows');
-    expect(filterPlanOf({ ...NO_FILTER, etaFrom: '2026-03-01' }).count.source).toBe('rows');
+    expect(filterPlanOf({ ...NO_FILTER, etaFrom: '2026-03-01' }).count.source).toBe('etaDailyTotals');
+    expect(
+      filterPlanOf({ ...NO_FILTER, statuses: ['OPEN'], etaFrom: '2026-03-01', etaTo: '2026-03-07' }).count
+        .source,
+    ).toBe('etaDailyTotals');
+    // Neither kept totals carry both an ETA and an updated range, or an ETA and a type.
+    expect(filterPlanOf({ ...NO_FILTER, etaTo: '2026-03-01', updatedFrom: new Date(0) }).count.source).toBe(
+      'rows',
+    );
+    expect(filterPlanOf({ ...NO_FILTER, etaTo: '2026-03-01', types: ['IMPORT'] }).count.source).toBe('rows');
     expect(filterPlanOf({ ...NO_FILTER, freeTimeEndsTo: '2026-03-01' }).count.source).toBe('rows');
     expect(filterPlanOf({ ...NO_FILTER, delayedByDays: 1 }).count.source).toBe('rows');
   });

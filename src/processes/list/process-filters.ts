@@ -2,7 +2,13 @@ import { gte, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { StatementValues } from '../../database/prepared-statements.js';
 import { sqlTimestampValue } from '../../database/sql-instant.js';
-import { processContainers, processCounts, processDailyCounts, processes } from '../../database/schema.js';
+import {
+  processContainers,
+  processCounts,
+  processDailyCounts,
+  processEtaDailyCounts,
+  processes,
+} from '../../database/schema.js';
 import { NO_CUSTOMS_CHANNEL } from '../../domain/process.vocabulary.js';
 import type { FilterCriterion, ProcessListCriteria } from '../process-list.criteria.js';
 import { updatedRangeDays } from '../updated-range-days.js';
@@ -12,17 +18,21 @@ export type FilterShape = 'none' | 'one' | 'many' | 'from' | 'to' | 'both' | 'se
 
 /**
  * The kept totals a list's count can come from instead of counting rows, cheapest first: per
- * customer, status, type, mode and channel (`process_counts`), and per customer, status and UTC
- * day of `updatedAt` (`process_daily_counts`).
+ * customer, status, type, mode and channel (`process_counts`), per customer, status and UTC day
+ * of `updatedAt` (`process_daily_counts`), and per customer, status and ETA
+ * (`process_eta_daily_counts`).
  */
-export type KeptTotals = 'totals' | 'dailyTotals';
+export type KeptTotals = 'totals' | 'dailyTotals' | 'etaDailyTotals';
 
-/** The columns vocabulary filters compare, in each table that has them. */
+/** The columns filters compare, in each table that has them. */
 interface FilterColumns {
   status?: AnyPgColumn;
   type?: AnyPgColumn;
   mode?: AnyPgColumn;
   customsChannel?: AnyPgColumn | SQL;
+  shipmentDate?: AnyPgColumn;
+  eta?: AnyPgColumn;
+  freeTimeEndsAt?: AnyPgColumn;
 }
 
 const PROCESS_COLUMNS: FilterColumns = {
@@ -31,6 +41,9 @@ const PROCESS_COLUMNS: FilterColumns = {
   mode: processes.mode,
   // The expression of the channel index; the kept totals store NONE in place of null likewise.
   customsChannel: sql`coalesce(${processes.customsChannel}, ${sql.raw(`'${NO_CUSTOMS_CHANNEL}'`)})`,
+  shipmentDate: processes.shipmentDate,
+  eta: processes.eta,
+  freeTimeEndsAt: processes.freeTimeEndsAt,
 };
 
 const KEPT_TOTALS_COLUMNS: Record<KeptTotals, FilterColumns> = {
@@ -41,6 +54,7 @@ const KEPT_TOTALS_COLUMNS: Record<KeptTotals, FilterColumns> = {
     customsChannel: processCounts.customsChannel,
   },
   dailyTotals: { status: processDailyCounts.status },
+  etaDailyTotals: { status: processEtaDailyCounts.status, eta: processEtaDailyCounts.eta },
 };
 
 /**
@@ -114,9 +128,10 @@ function vocabularyFilter<Criterion extends 'statuses' | 'types' | 'modes' | 'cu
 /** Inclusive bounds on a calendar-date column. */
 function dateRangeFilter<From extends FilterCriterion, To extends FilterCriterion>(
   name: string,
-  column: AnyPgColumn,
+  column: 'shipmentDate' | 'eta' | 'freeTimeEndsAt',
   [fromCriterion, toCriterion]: [From, To],
   bounds: (criteria: ProcessListCriteria) => [string | null, string | null],
+  countedBy: readonly KeptTotals[] = [],
 ): ProcessFilter<From | To> {
   const from = sql.placeholder(`${name}From`);
   const to = sql.placeholder(`${name}To`);
@@ -124,12 +139,16 @@ function dateRangeFilter<From extends FilterCriterion, To extends FilterCriterio
     name,
     reads: [fromCriterion, toCriterion],
     shapeOf: (criteria) => rangeShapeOf(...bounds(criteria)),
-    where: (shape) => rangeCondition(shape, gte(column, from), lte(column, to)),
+    where(shape, columns) {
+      const compared = columns[column];
+      if (compared === undefined) throw new Error(`no ${column} column to filter on`);
+      return rangeCondition(shape, gte(compared, from), lte(compared, to));
+    },
     values: (criteria) => {
       const [start, end] = bounds(criteria);
       return { [`${name}From`]: start, [`${name}To`]: end };
     },
-    countedBy: [],
+    countedBy,
   };
 }
 
@@ -212,26 +231,23 @@ const delayedByDays: ProcessFilter<'delayedByDays'> = {
 
 /** Every filter of the list; docs/extending.md's "How to add a list filter" says what else a new one needs. */
 export const PROCESS_FILTERS = [
-  vocabularyFilter('status', 'statuses', ['totals', 'dailyTotals']),
+  vocabularyFilter('status', 'statuses', ['totals', 'dailyTotals', 'etaDailyTotals']),
   vocabularyFilter('type', 'types', ['totals']),
   vocabularyFilter('mode', 'modes', ['totals']),
   vocabularyFilter('customsChannel', 'customsChannels', ['totals']),
-  dateRangeFilter('shipment', processes.shipmentDate, ['shipmentFrom', 'shipmentTo'], (criteria) => [
+  dateRangeFilter('shipment', 'shipmentDate', ['shipmentFrom', 'shipmentTo'], (criteria) => [
     criteria.shipmentFrom,
     criteria.shipmentTo,
   ]),
   updatedRangeFilter,
   container,
-  dateRangeFilter('eta', processes.eta, ['etaFrom', 'etaTo'], (criteria) => [
-    criteria.etaFrom,
-    criteria.etaTo,
+  dateRangeFilter('eta', 'eta', ['etaFrom', 'etaTo'], (criteria) => [criteria.etaFrom, criteria.etaTo], [
+    'etaDailyTotals',
   ]),
-  dateRangeFilter(
-    'freeTimeEnds',
-    processes.freeTimeEndsAt,
-    ['freeTimeEndsFrom', 'freeTimeEndsTo'],
-    (criteria) => [criteria.freeTimeEndsFrom, criteria.freeTimeEndsTo],
-  ),
+  dateRangeFilter('freeTimeEnds', 'freeTimeEndsAt', ['freeTimeEndsFrom', 'freeTimeEndsTo'], (criteria) => [
+    criteria.freeTimeEndsFrom,
+    criteria.freeTimeEndsTo,
+  ]),
   delayedByDays,
 ] as const;
 
@@ -254,6 +270,7 @@ export type FiltersShape = Record<string, FilterShape>;
 export type CountPlan =
   | { readonly source: 'rows' }
   | { readonly source: 'totals'; readonly conditions: Array<SQL | undefined> }
+  | { readonly source: 'etaDailyTotals'; readonly conditions: Array<SQL | undefined> }
   | {
       readonly source: 'dailyTotals';
       /** The other set filters' conditions on `process_daily_counts`. */
@@ -303,6 +320,10 @@ function countPlanOf(
       range: set.find(([filter]) => filter === updatedRangeFilter)?.[1] ?? 'none',
       edgeConditions: conditionsOn(PROCESS_COLUMNS, updatedRangeFilter),
     };
+  }
+  // Reached with the ETA range set: without it, the per-status totals above count the list.
+  if (countedBy('etaDailyTotals')) {
+    return { source: 'etaDailyTotals', conditions: conditionsOn(KEPT_TOTALS_COLUMNS.etaDailyTotals) };
   }
   return { source: 'rows' };
 }
