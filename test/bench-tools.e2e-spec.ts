@@ -105,6 +105,18 @@ describe.each([APP_TEST_DATABASE_TARGET])('bench loader on %s', (target) => {
                FROM processes GROUP BY 1, 2, 3)) AS d`,
     );
     expect(dailyTotals).toEqual([{ differing: 0 }]);
+    const etaTotals = await rowsOf<{ differing: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS differing FROM (
+            (SELECT customer_id, status, eta, count(*)::int AS total
+               FROM processes WHERE eta IS NOT NULL GROUP BY 1, 2, 3
+             EXCEPT SELECT customer_id, status, eta, total FROM process_eta_daily_counts WHERE total <> 0)
+            UNION ALL
+            (SELECT customer_id, status, eta, total FROM process_eta_daily_counts WHERE total <> 0
+             EXCEPT SELECT customer_id, status, eta, count(*)::int
+               FROM processes WHERE eta IS NOT NULL GROUP BY 1, 2, 3)) AS d`,
+    );
+    expect(etaTotals).toEqual([{ differing: 0 }]);
     // Every process has its list item, as sync would have rendered it.
     expect(await staleListItems(database)).toEqual([]);
     // The summary's columns as sync writes them, the declaration and the free time included.
