@@ -3,10 +3,9 @@ CREATE TABLE "process_eta_daily_counts" (
 	"status" text NOT NULL,
 	"eta" date NOT NULL,
 	"total" integer NOT NULL,
-	CONSTRAINT "process_eta_daily_counts_customer_id_status_eta_pk" PRIMARY KEY("customer_id","status","eta")
+	CONSTRAINT "process_eta_daily_counts_eta_customer_id_status_pk" PRIMARY KEY("eta","customer_id","status")
 );
 --> statement-breakpoint
-CREATE INDEX "process_eta_daily_counts_eta_idx" ON "process_eta_daily_counts" USING btree ("eta","status");--> statement-breakpoint
 -- Inserts count in, deletes count out. An update counts its new rows in and its old rows out in
 -- one statement, writing only the (customer, status, ETA) whose total moved: most sync updates
 -- move neither, and then nothing is written.
@@ -17,8 +16,8 @@ BEGIN
     FROM changed
    WHERE eta IS NOT NULL
    GROUP BY 1, 2, 3
-   ORDER BY 1, 2, 3
-  ON CONFLICT (customer_id, status, eta) DO UPDATE SET total = counts.total + excluded.total;
+   ORDER BY eta, customer_id, status
+  ON CONFLICT (eta, customer_id, status) DO UPDATE SET total = counts.total + excluded.total;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -31,8 +30,8 @@ BEGIN
           SELECT customer_id, status, eta, -1 FROM before_rows WHERE eta IS NOT NULL) moved
    GROUP BY 1, 2, 3
   HAVING sum(delta) <> 0
-   ORDER BY 1, 2, 3
-  ON CONFLICT (customer_id, status, eta) DO UPDATE SET total = counts.total + excluded.total;
+   ORDER BY eta, customer_id, status
+  ON CONFLICT (eta, customer_id, status) DO UPDATE SET total = counts.total + excluded.total;
   RETURN NULL;
 END $$;
 --> statement-breakpoint

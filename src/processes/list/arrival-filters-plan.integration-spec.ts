@@ -56,7 +56,7 @@ describe.each(TEST_DATABASE_TARGETS)('the arrival filters’ plans (%s)', (targe
       'arriving in a week, by ETA',
       { etaFrom: '2026-03-02', etaTo: '2026-03-08', sort: 'eta' },
       { customerIds: ['acme'] },
-      /process_eta_daily_counts_customer_id_status_eta_pk/,
+      /process_eta_daily_counts_eta_customer_id_status_pk/,
     ],
     [
       'free time ending in 3 days, by its end',
@@ -68,7 +68,7 @@ describe.each(TEST_DATABASE_TARGETS)('the arrival filters’ plans (%s)', (targe
       'arriving in a week, as staff',
       { etaFrom: '2026-03-02', etaTo: '2026-03-08', sort: 'eta' },
       { customerIds: null },
-      /process_eta_daily_counts_eta_idx/,
+      /process_eta_daily_counts_eta_customer_id_status_pk/,
     ],
     [
       'delayed by 3 days or more',
