@@ -16,6 +16,7 @@ import { ShutdownState } from './lifecycle/shutdown.state.js';
 import { HttpMetrics } from './metrics/http.metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { servePortal } from './portal/portal.static.js';
+import { serverSpanMiddleware } from './tracing/server-span.middleware.js';
 
 /** Request bodies are at most 16 KiB. */
 const BODY_LIMIT = '16kb';
@@ -65,7 +66,9 @@ export function configureApp(app: NestExpressApplication): void {
   // Process responses carry their own ETag; nothing else needs one.
   app.set('etag', false);
   configureHttpServer(app.getHttpServer(), app.get(HttpMetrics));
-  // First: background work (webhook delivery) yields to requests, whatever answers them.
+  // First: the request's span, current for all that follows (its log line carries its ids).
+  if (config.tracing.enabled) app.use(serverSpanMiddleware());
+  // Background work (webhook delivery) yields to requests, whatever answers them.
   app.use(app.get(RequestActivity).middleware);
   app.use(requestIdMiddleware);
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));

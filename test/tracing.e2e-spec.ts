@@ -203,7 +203,11 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
       name: 'GET /api/processes',
       parentSpanId: callerSpanId,
       service: 'process-lookup',
-      attributes: expect.objectContaining({ 'http.route': '/api/processes' }) as unknown,
+      attributes: expect.objectContaining({
+        'http.route': '/api/processes',
+        'http.request.method': 'GET',
+        'http.response.status_code': 200,
+      }) as unknown,
     });
     const childrenOf = (parent: ReceivedSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
     const statements = childrenOf(request).filter(

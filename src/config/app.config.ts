@@ -7,7 +7,7 @@ import { portalConfig, type PortalConfig } from '../portal/portal.config.js';
 import { rateLimitConfig, type RateLimitConfig } from '../rate-limit/rate-limit.config.js';
 import { redisConfig, type RedisConfig } from '../redis/redis.config.js';
 import { syncConfig, type SyncConfig } from '../sync/sync.config.js';
-import { tracingConfig } from '../tracing/tracing.config.js';
+import { tracingConfig, type TracingConfig } from '../tracing/tracing.config.js';
 import { webhooksConfig, type WebhooksConfig } from '../webhooks/webhooks.config.js';
 import { type ConfigContext, type FeatureConfig, validateVariables } from './feature-config.js';
 import { serverConfig, type ServerConfig } from './server.config.js';
@@ -34,6 +34,7 @@ export class AppConfig implements ServerConfig {
   changes!: ChangesConfig;
   webhooks!: WebhooksConfig;
   portal!: PortalConfig;
+  tracing!: TracingConfig;
   /** Demo mode: no database URL and not production; the sandbox's data and demo users. */
   demoMode!: boolean;
 }
@@ -93,6 +94,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     changes: changesConfig.section(variables.changes),
     webhooks: webhooksConfig.section(variables.webhooks, context),
     portal: portalConfig.section(variables.portal, context),
+    tracing: tracingConfig.section(variables.tracing),
     demoMode: context.demoMode,
   } satisfies AppConfig);
 }

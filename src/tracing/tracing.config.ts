@@ -3,7 +3,7 @@ import { IsOptional, IsUrl } from 'class-validator';
 import { emptyAsUnset } from '../config/environment-values.js';
 import type { FeatureConfig } from '../config/feature-config.js';
 
-/** Read by the tracing set-up before the service starts (`register.ts`); validated with the rest. */
+/** Read by the tracing set-up before the service starts (`register.ts`), validated with the rest. */
 export class TracingVariables {
   @IsOptional()
   @Transform(emptyAsUnset)
@@ -11,4 +11,12 @@ export class TracingVariables {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
-export const tracingConfig = { variables: TracingVariables } satisfies FeatureConfig<TracingVariables, never>;
+/** Tracing is on when an OTLP endpoint is set; `register.ts` then started the SDK. */
+export interface TracingConfig {
+  enabled: boolean;
+}
+
+export const tracingConfig = {
+  variables: TracingVariables,
+  section: (vars) => ({ enabled: vars.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined }),
+} satisfies FeatureConfig<TracingVariables, TracingConfig>;

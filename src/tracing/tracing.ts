@@ -1,35 +1,20 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
 import { register } from 'node:module';
-import type { Span } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import type { Request } from 'express';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
-import { routePatternOf } from '../common/http/route-pattern.js';
 import { runBeforeExit } from '../lifecycle/exit-hooks.js';
 
 /** The `service.name` of the spans unless `OTEL_SERVICE_NAME` says otherwise. */
 const DEFAULT_SERVICE_NAME = 'process-lookup';
 
 /**
- * Names a request's span by the route that served it (`GET /api/processes/:numero`), as Express
- * matched it. Express's own instrumentation would too, but by wrapping every middleware of every
- * request, which cost more CPU than all the spans of a list request.
- */
-function nameByRoute(span: Span, request: ClientRequest | IncomingMessage): void {
-  if (!('route' in request)) return; // an outgoing request, or one no route matched
-  const route = routePatternOf(request as Request);
-  span.setAttribute('http.route', route);
-  span.updateName(`${request.method} ${route}`);
-}
-
-/**
  * Starts the OpenTelemetry SDK: traces only, exported over OTLP as the standard `OTEL_*`
  * variables say (endpoint, protocol, sampler, batch delays), with spans for HTTP requests in and
  * out, database statements and Redis commands, and the current trace in every pino log line.
+ * Requests in get their span from `serverSpanMiddleware`, installed by the app when tracing is on.
  */
 export async function startTracing(): Promise<void> {
   // The service is ES modules: import-in-the-middle's loader hook lets the instrumentations patch
@@ -39,7 +24,9 @@ export async function startTracing(): Promise<void> {
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? DEFAULT_SERVICE_NAME,
     instrumentations: [
-      new HttpInstrumentation({ applyCustomAttributesOnSpan: nameByRoute }),
+      // Calls out only (the operations system, webhook receivers): each request's own span is
+      // started by `serverSpanMiddleware`, which costs far less than the instrumentation's.
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       // Background work (sync, deliveries, leases) outside a traced request makes no trace of its
       // own for every statement or command; taking a pooled connection is no span of its own.
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
