@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium.js';
 import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { TestApp } from './support/test-app.js';
+import { waitUntil } from './support/wait-until.js';
 
 describe('the reference portal’s Systems view in Chromium', () => {
   let browser: Browser | null;
@@ -108,7 +109,11 @@ describe('the reference portal’s Systems view in Chromium', () => {
 
     // A new secret, shown once too; the old one keeps working (for 24 h).
     await item.getByRole('button', { name: 'New secret' }).click();
-    await expect(secretField.inputValue()).resolves.not.toBe(secret);
+    // The field can render before its value: wait for a secret, not merely for another value.
+    await waitUntil(async () => {
+      const shown = await secretField.inputValue();
+      return shown !== '' && shown !== secret;
+    }, 10_000);
     const rotated = await secretField.inputValue();
     expect(rotated).toMatch(/^pls_/);
     expect(await tokenStatus(clientId, rotated)).toBe(200);
