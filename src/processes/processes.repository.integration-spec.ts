@@ -280,12 +280,7 @@ describe.each(TEST_DATABASE_TARGETS)(`${ProcessesRepository.name} (%s)`, (target
     }));
     const moved = data.map((process, index) => ({
       ...process,
-      eta:
-        index === 1
-          ? null
-          : process.eta === null
-            ? process.eta
-            : dayOf((index % 10) + [0, 2, -1][index % 3]!),
+      eta: index === 1 || process.eta === null ? null : dayOf((index % 10) + [0, 2, -1][index % 3]!),
       updatedAt: '2026-06-02T00:00:00Z',
     }));
     const writer = new ProcessPageWriter(new ChangeRecorder());

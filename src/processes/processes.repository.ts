@@ -173,11 +173,11 @@ export class ProcessesRepository {
   private countOf(shape: ListShape, count: CountPlan, where: SQL | undefined) {
     switch (count.source) {
       case 'totals':
-        return this.countFromTotals(shape, count);
+        return this.sumOfKeptTotals(shape, processCounts, count.conditions);
       case 'dailyTotals':
         return this.countFromDailyTotals(shape, count);
       case 'etaDailyTotals':
-        return this.countFromEtaDailyTotals(shape, count);
+        return this.sumOfKeptTotals(shape, processEtaDailyCounts, count.conditions);
       case 'rows':
         return this.database.db
           .select({ totalItems: sql<number>`count(*)::int` })
@@ -188,12 +188,20 @@ export class ProcessesRepository {
     }
   }
 
-  /** Totals kept per customer, status, type, mode and channel: a few hundred rows a customer at most. */
-  private countFromTotals(shape: ListShape, count: CountPlan & { source: 'totals' }) {
+  /**
+   * The visible customers' kept totals that match: per status, type, mode and channel (a few
+   * hundred rows a customer at most), or per status and ETA ("what arrives this week" is seven
+   * days of rows).
+   */
+  private sumOfKeptTotals(
+    shape: ListShape,
+    totals: typeof processCounts | typeof processEtaDailyCounts,
+    conditions: Array<SQL | undefined>,
+  ) {
     return this.database.db
-      .select({ totalItems: sql<number>`coalesce(sum(${processCounts.total}), 0)::int` })
-      .from(processCounts)
-      .where(and(visibleTo(shape, processCounts.customerId), ...count.conditions));
+      .select({ totalItems: sql<number>`coalesce(sum(${totals.total}), 0)::int` })
+      .from(totals)
+      .where(and(visibleTo(shape, totals.customerId), ...conditions));
   }
 
   /**
@@ -225,14 +233,6 @@ export class ProcessesRepository {
           hasEnd ? lt(processDailyCounts.day, updatedParam.wholeDaysBefore) : undefined,
         ),
       );
-  }
-
-  /** An ETA range's days from the per-ETA totals: "what arrives this week" sums seven rows a customer. */
-  private countFromEtaDailyTotals(shape: ListShape, count: CountPlan & { source: 'etaDailyTotals' }) {
-    return this.database.db
-      .select({ totalItems: sql<number>`coalesce(sum(${processEtaDailyCounts.total}), 0)::int` })
-      .from(processEtaDailyCounts)
-      .where(and(visibleTo(shape, processEtaDailyCounts.customerId), ...count.conditions));
   }
 
   private prepareFind(visibleCustomers: Multiplicity): PreparedRead<FoundRow> {

@@ -101,6 +101,16 @@ export function matching(
   return shape === 'one' ? sql`${column} = ${one}` : sql`${column} = ANY(${many})`;
 }
 
+/** The column a filter compares in a table: the kept totals a filter names must carry it. */
+function columnIn<Column extends keyof FilterColumns>(
+  columns: FilterColumns,
+  column: Column,
+): NonNullable<FilterColumns[Column]> {
+  const compared = columns[column];
+  if (compared === undefined) throw new Error(`no ${column} column to filter on`);
+  return compared;
+}
+
 /** A filter by one or more values of a closed vocabulary: several values are one array value. */
 function vocabularyFilter<Criterion extends 'statuses' | 'types' | 'modes' | 'customsChannels'>(
   column: keyof FilterColumns,
@@ -112,11 +122,7 @@ function vocabularyFilter<Criterion extends 'statuses' | 'types' | 'modes' | 'cu
     name: column,
     reads: [criterion],
     shapeOf: (criteria) => multiplicityOf(criteria[criterion]),
-    where(shape, columns) {
-      const compared = columns[column];
-      if (compared === undefined) throw new Error(`no ${column} column to filter on`);
-      return matching(compared, shape, param.one, param.many);
-    },
+    where: (shape, columns) => matching(columnIn(columns, column), shape, param.one, param.many),
     values: (criteria) => ({
       [`${column}One`]: criteria[criterion]?.[0],
       [`${column}Many`]: criteria[criterion],
@@ -140,8 +146,7 @@ function dateRangeFilter<From extends FilterCriterion, To extends FilterCriterio
     reads: [fromCriterion, toCriterion],
     shapeOf: (criteria) => rangeShapeOf(...bounds(criteria)),
     where(shape, columns) {
-      const compared = columns[column];
-      if (compared === undefined) throw new Error(`no ${column} column to filter on`);
+      const compared = columnIn(columns, column);
       return rangeCondition(shape, gte(compared, from), lte(compared, to));
     },
     values: (criteria) => {
@@ -269,8 +274,7 @@ export type FiltersShape = Record<string, FilterShape>;
  */
 export type CountPlan =
   | { readonly source: 'rows' }
-  | { readonly source: 'totals'; readonly conditions: Array<SQL | undefined> }
-  | { readonly source: 'etaDailyTotals'; readonly conditions: Array<SQL | undefined> }
+  | { readonly source: 'totals' | 'etaDailyTotals'; readonly conditions: Array<SQL | undefined> }
   | {
       readonly source: 'dailyTotals';
       /** The other set filters' conditions on `process_daily_counts`. */
