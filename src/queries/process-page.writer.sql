@@ -75,25 +75,23 @@ WHERE w.numero IN (SELECT json_array_elements_text($2::json))
 SELECT numero FROM written;
 
 DELETE FROM process_containers c
-WHERE c.process_numero IN (SELECT json_array_elements_text($1::json))
-AND NOT EXISTS (SELECT 1 FROM json_to_recordset($2::json)
-AS k(process_numero text, container_number text, position smallint)
-WHERE k.process_numero = c.process_numero AND k.container_number = c.container_number);
+USING json_to_recordset($1::json) AS k(process_numero text, container_number text)
+WHERE c.process_numero = k.process_numero AND c.container_number = k.container_number;
 
 INSERT INTO process_containers (process_numero, container_number, position)
-SELECT process_numero, container_number, position FROM json_to_recordset($1::json)
+SELECT process_numero, container_number, position
+FROM json_to_recordset($1::json)
 AS k(process_numero text, container_number text, position smallint)
 ON CONFLICT (process_numero, container_number) DO UPDATE SET position = excluded.position
 WHERE process_containers.position IS DISTINCT FROM excluded.position;
 
 DELETE FROM follow_up_events e
-WHERE e.process_numero IN (SELECT json_array_elements_text($1::json))
-AND NOT EXISTS (SELECT 1 FROM json_to_recordset($2::json)
-AS k(process_numero text, id text, code text, description text,
-occurred_at timestamptz, location_code text, location_name text) WHERE k.process_numero = e.process_numero AND k.id = e.id);
+USING json_to_recordset($1::json) AS k(process_numero text, id text)
+WHERE e.process_numero = k.process_numero AND e.id = k.id;
 
 INSERT INTO follow_up_events (process_numero, id, code, description, occurred_at, location_code, location_name)
-SELECT process_numero, id, code, description, occurred_at, location_code, location_name FROM json_to_recordset($1::json)
+SELECT process_numero, id, code, description, occurred_at, location_code, location_name
+FROM json_to_recordset($1::json)
 AS k(process_numero text, id text, code text, description text,
 occurred_at timestamptz, location_code text, location_name text)
 ON CONFLICT (process_numero, id) DO UPDATE SET
@@ -207,26 +205,16 @@ WHERE w.numero IN (SELECT json_array_elements_text($2::json))
 )
 SELECT numero FROM written;
 
-DELETE FROM process_containers c
-WHERE c.process_numero IN (SELECT json_array_elements_text($1::json))
-AND NOT EXISTS (SELECT 1 FROM json_to_recordset($2::json)
-AS k(process_numero text, container_number text, position smallint)
-WHERE k.process_numero = c.process_numero AND k.container_number = c.container_number);
-
 INSERT INTO process_containers (process_numero, container_number, position)
-SELECT process_numero, container_number, position FROM json_to_recordset($1::json)
+SELECT process_numero, container_number, position
+FROM json_to_recordset($1::json)
 AS k(process_numero text, container_number text, position smallint)
 ON CONFLICT (process_numero, container_number) DO UPDATE SET position = excluded.position
 WHERE process_containers.position IS DISTINCT FROM excluded.position;
 
-DELETE FROM follow_up_events e
-WHERE e.process_numero IN (SELECT json_array_elements_text($1::json))
-AND NOT EXISTS (SELECT 1 FROM json_to_recordset($2::json)
-AS k(process_numero text, id text, code text, description text,
-occurred_at timestamptz, location_code text, location_name text) WHERE k.process_numero = e.process_numero AND k.id = e.id);
-
 INSERT INTO follow_up_events (process_numero, id, code, description, occurred_at, location_code, location_name)
-SELECT process_numero, id, code, description, occurred_at, location_code, location_name FROM json_to_recordset($1::json)
+SELECT process_numero, id, code, description, occurred_at, location_code, location_name
+FROM json_to_recordset($1::json)
 AS k(process_numero text, id text, code text, description text,
 occurred_at timestamptz, location_code text, location_name text)
 ON CONFLICT (process_numero, id) DO UPDATE SET

@@ -1,7 +1,10 @@
 import { DummyValue, IN_TRANSACTION, type SqlExample } from '../database/generate-sql.decorator.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 
-/** The snapshot's one process as the operations system reports it later, arrived. */
+/**
+ * The snapshot's one process as the operations system reports it later: arrived, on another
+ * container, with fewer events than stored, so that every statement of a page's write runs.
+ */
 const ARRIVED: OperationsProcess = {
   numero: DummyValue.NUMERO,
   status: 'ARRIVED',
@@ -15,7 +18,7 @@ const ARRIVED: OperationsProcess = {
   shipmentDate: '2026-02-20',
   eta: '2026-03-25',
   arrivalDate: '2026-03-02',
-  containers: ['MSCU1234566'],
+  containers: ['TGHU7654320'],
   customsChannel: null,
   freeTimeEndsAt: null,
   customs: null,

@@ -56,8 +56,8 @@ export class ProcessPageWriter {
     const renamedCustomers = await this.upsertCustomers(tx, toWrite);
     const written = await this.upsertProcesses(tx, toWrite, etaMovesOf(toWrite, stored));
     const writtenProcesses = toWrite.filter((process) => written.has(process.numero));
-    await this.replaceContainers(tx, writtenProcesses);
-    await this.replaceEvents(tx, writtenProcesses);
+    await this.replaceContainers(tx, writtenProcesses, stored);
+    await this.replaceEvents(tx, writtenProcesses, stored);
     await this.renderListItems(tx, [...written], renamedCustomers);
     const changes = await this.changes.append(tx, stored, writtenProcesses);
     return {
@@ -198,9 +198,27 @@ export class ProcessPageWriter {
     return new Set(returned.map((row) => row.numero));
   }
 
-  /** The container set of each written process becomes exactly the incoming one, in its order. */
-  private async replaceContainers(tx: Executor, processes: OperationsProcess[]): Promise<void> {
-    if (processes.length === 0) return;
+  /**
+   * The container set of each written process becomes exactly the incoming one, in its order. What
+   * upstream dropped is known from the stored copies (read in this transaction, by the one writer
+   * the sync lock allows), so a page that drops nothing, a first sync's above all, deletes nothing.
+   */
+  private async replaceContainers(
+    tx: Executor,
+    processes: OperationsProcess[],
+    stored: Map<string, StoredProcess>,
+  ): Promise<void> {
+    const dropped = processes.flatMap((process) =>
+      (stored.get(process.numero)?.containers ?? [])
+        .filter((number) => !process.containers.includes(number))
+        .map((number) => ({ process_numero: process.numero, container_number: number })),
+    );
+    if (dropped.length > 0) {
+      await tx.execute(sql`
+        DELETE FROM process_containers c
+         USING json_to_recordset(${JSON.stringify(dropped)}::json) AS k(process_numero text, container_number text)
+         WHERE c.process_numero = k.process_numero AND c.container_number = k.container_number`);
+    }
     const rows = processes.flatMap((process) =>
       process.containers.map((number, position) => ({
         process_numero: process.numero,
@@ -208,25 +226,37 @@ export class ProcessPageWriter {
         position,
       })),
     );
-    const numeros = JSON.stringify(processes.map((process) => process.numero));
-    const incoming = sql`json_to_recordset(${JSON.stringify(rows)}::json)
-                         AS k(process_numero text, container_number text, position smallint)`;
-    await tx.execute(sql`
-      DELETE FROM process_containers c
-       WHERE c.process_numero IN (SELECT json_array_elements_text(${numeros}::json))
-         AND NOT EXISTS (SELECT 1 FROM ${incoming}
-                          WHERE k.process_numero = c.process_numero AND k.container_number = c.container_number)`);
     if (rows.length === 0) return;
     await tx.execute(sql`
       INSERT INTO process_containers (process_numero, container_number, position)
-      SELECT process_numero, container_number, position FROM ${incoming}
+      SELECT process_numero, container_number, position
+        FROM json_to_recordset(${JSON.stringify(rows)}::json)
+             AS k(process_numero text, container_number text, position smallint)
       ON CONFLICT (process_numero, container_number) DO UPDATE SET position = excluded.position
       WHERE process_containers.position IS DISTINCT FROM excluded.position`);
   }
 
-  /** Each item carries all its events: upsert them by id, delete the ones upstream retracted. */
-  private async replaceEvents(tx: Executor, processes: OperationsProcess[]): Promise<void> {
-    if (processes.length === 0) return;
+  /**
+   * Each item carries all its events: upsert them by id, and delete the ones upstream retracted,
+   * known from the stored copies as the containers are.
+   */
+  private async replaceEvents(
+    tx: Executor,
+    processes: OperationsProcess[],
+    stored: Map<string, StoredProcess>,
+  ): Promise<void> {
+    const retracted = processes.flatMap((process) => {
+      const incoming = new Set(process.events.map((event) => event.id));
+      return (stored.get(process.numero)?.events ?? [])
+        .filter((event) => !incoming.has(event.id))
+        .map((event) => ({ process_numero: process.numero, id: event.id }));
+    });
+    if (retracted.length > 0) {
+      await tx.execute(sql`
+        DELETE FROM follow_up_events e
+         USING json_to_recordset(${JSON.stringify(retracted)}::json) AS k(process_numero text, id text)
+         WHERE e.process_numero = k.process_numero AND e.id = k.id`);
+    }
     const rows = processes.flatMap((process) =>
       process.events.map((event) => ({
         process_numero: process.numero,
@@ -238,18 +268,13 @@ export class ProcessPageWriter {
         location_name: event.location?.name ?? null,
       })),
     );
-    const numeros = JSON.stringify(processes.map((process) => process.numero));
-    const incoming = sql`json_to_recordset(${JSON.stringify(rows)}::json)
-                         AS k(process_numero text, id text, code text, description text,
-                              occurred_at timestamptz, location_code text, location_name text)`;
-    await tx.execute(sql`
-      DELETE FROM follow_up_events e
-       WHERE e.process_numero IN (SELECT json_array_elements_text(${numeros}::json))
-         AND NOT EXISTS (SELECT 1 FROM ${incoming} WHERE k.process_numero = e.process_numero AND k.id = e.id)`);
     if (rows.length === 0) return;
     await tx.execute(sql`
       INSERT INTO follow_up_events (process_numero, id, code, description, occurred_at, location_code, location_name)
-      SELECT process_numero, id, code, description, occurred_at, location_code, location_name FROM ${incoming}
+      SELECT process_numero, id, code, description, occurred_at, location_code, location_name
+        FROM json_to_recordset(${JSON.stringify(rows)}::json)
+             AS k(process_numero text, id text, code text, description text,
+                  occurred_at timestamptz, location_code text, location_name text)
       ON CONFLICT (process_numero, id) DO UPDATE SET
              code = excluded.code, description = excluded.description, occurred_at = excluded.occurred_at,
              location_code = excluded.location_code, location_name = excluded.location_name
