@@ -1,11 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closedPort } from '../src/testing/closed-port.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { SseClient } from './support/sse-client.js';
 
@@ -82,12 +80,13 @@ async function until<T>(what: string, attempt: () => Promise<T>, done: (value: T
 }
 
 /**
- * The built service (`node dist/main.js`) in demo mode on an in-memory PGlite, reading a
- * simulator that answers slowly: SIGTERM while a detail request waits upstream.
+ * The built service (`node dist/main.js`) in demo mode on a migrated PGlite, reading a simulator
+ * that answers slowly: SIGTERM while a detail request waits upstream.
  */
 describe('Graceful shutdown', () => {
   let sandbox: TestSandbox;
   let simulator: TestSandbox['server'];
+  let database: TestDatabase;
   let service: ChildProcess;
   let baseUrl: string;
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -102,11 +101,13 @@ describe('Graceful shutdown', () => {
     });
     sandbox = await startTestSandbox({ apiKey: API_KEY });
     simulator = sandbox.server;
+    database = await createTestDatabase('pglite');
     const port = await closedPort();
     baseUrl = `http://127.0.0.1:${port}`;
     service = spawn(process.execPath, ['dist/main.js'], {
       cwd: ROOT,
       env: serviceEnvironment(port, simulator.url, {
+        PGLITE_DIR: database.options.pgliteDir,
         OPERATIONS_TIMEOUT_MS: '8000',
         SHUTDOWN_GRACE_MS: String(GRACE_MS),
         LOG_LEVEL: 'info',
@@ -126,9 +127,12 @@ describe('Graceful shutdown', () => {
   }, 240_000);
 
   afterAll(async () => {
-    if (service !== undefined && service.exitCode === null && service.signalCode === null)
+    if (service !== undefined && service.exitCode === null && service.signalCode === null) {
       service.kill('SIGKILL');
+      await exited;
+    }
     await simulator?.close();
+    await database?.drop();
   });
 
   it('drains: keeps accepting for the grace period with Connection: close, finishes the request in flight, resets no keep-alive client, ends the change streams, exits 0', async () => {
@@ -275,10 +279,10 @@ describe('Graceful shutdown under keep-alive load', () => {
   let sandbox: TestSandbox;
   let simulator: TestSandbox['server'];
   /**
-   * One data directory for every run, each starting after the last has exited: only the first
-   * migrates and seeds the demo, so a run costs a start-up, not a new database.
+   * One migrated data directory for every run, each starting after the last has exited: only the
+   * first seeds the demo, so a run costs a start-up, not a new database.
    */
-  let dataDir: string;
+  let database: TestDatabase;
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], {
@@ -288,12 +292,12 @@ describe('Graceful shutdown under keep-alive load', () => {
     });
     sandbox = await startTestSandbox({ apiKey: API_KEY });
     simulator = sandbox.server;
-    dataDir = mkdtempSync(join(tmpdir(), 'shutdown-runs-'));
+    database = await createTestDatabase('pglite');
   }, 200_000);
 
   afterAll(async () => {
     await simulator?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
   });
 
   it(
@@ -307,7 +311,7 @@ describe('Graceful shutdown under keep-alive load', () => {
         const service = spawn(process.execPath, ['dist/main.js'], {
           cwd: ROOT,
           env: serviceEnvironment(port, simulator.url, {
-            PGLITE_DIR: dataDir,
+            PGLITE_DIR: database.options.pgliteDir,
             SHUTDOWN_GRACE_MS: '1000',
             LOG_LEVEL: 'warn',
           }),
@@ -368,19 +372,18 @@ describe('Graceful shutdown under keep-alive load', () => {
 
 /**
  * The built service's environment: only what a test decides (no DATABASE_URL or REDIS_URL from
- * the surrounding one), on in-memory PGlite unless told otherwise, against the simulator, with no
+ * the surrounding one), on the PGlite data directory `extra` names, against the simulator, with no
  * background sync.
  */
 function serviceEnvironment(
   port: number,
   simulatorUrl: string,
-  extra: Record<string, string>,
+  extra: Record<string, string> & { PGLITE_DIR: string },
 ): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     NODE_ENV: 'development',
     PORT: String(port),
-    PGLITE_DIR: 'memory://',
     JWT_SECRET: 'shutdown-test-secret-that-is-long-enough-0123456789',
     OPERATIONS_BASE_URL: simulatorUrl,
     OPERATIONS_API_KEY: API_KEY,

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { closedPort } from '../src/testing/closed-port.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js';
 import { waitUntil } from './support/wait-until.js';
 
 const BOOT_TIMEOUT_MS = 120_000;
@@ -31,7 +32,7 @@ describe('npm start in demo mode', () => {
     execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'ignore' });
   });
 
-  async function boot(): Promise<{
+  async function boot(database: TestDatabase): Promise<{
     child: ChildProcess;
     port: number;
     sandboxPort: number;
@@ -45,7 +46,7 @@ describe('npm start in demo mode', () => {
         NODE_ENV: 'development',
         PORT: String(port),
         SANDBOX_PORT: String(sandboxPort),
-        PGLITE_DIR: 'memory://',
+        PGLITE_DIR: database.options.pgliteDir,
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -63,7 +64,9 @@ describe('npm start in demo mode', () => {
   it.each<NodeJS.Signals>(['SIGTERM', 'SIGKILL'])(
     'reaches the sandbox over HTTP, and leaves nothing running after %s',
     async (signal) => {
-      const { child, port, sandboxPort, output } = await boot();
+      // Migrated already, as after a first start: what is tested here is the start, not initdb.
+      const database = await createTestDatabase('pglite');
+      const { child, port, sandboxPort, output } = await boot(database);
       try {
         const health = (await (await fetch(`http://127.0.0.1:${port}/health/ready`)).json()) as {
           info: { operations: { adapter: string; circuit: string } };
@@ -85,6 +88,7 @@ describe('npm start in demo mode', () => {
       }
       await waitUntil(async () => !(await listening(sandboxPort)), 10_000);
       expect(await listening(port)).toBe(false);
+      await database.drop();
     },
     2 * BOOT_TIMEOUT_MS,
   );
