@@ -62,12 +62,13 @@ async function tracedSandbox(
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  await waitUntil(
-    async () =>
-      (await fetch(`${url}/control/clock`, { headers: { 'x-api-key': API_KEY } }).catch(() => null))?.ok ===
-      true,
-    30_000,
-  );
+  await waitUntil(async () => {
+    const response = await fetch(`${url}/control/clock`, { headers: { 'x-api-key': API_KEY } }).catch(
+      () => null,
+    );
+    await response?.arrayBuffer();
+    return response?.ok === true;
+  }, 30_000);
   return { child, url };
 }
 

@@ -70,7 +70,9 @@ describe(HttpLogger.name, () => {
   };
 
   it('writes one info line per answered request, with its id, method, URL, status and duration', async () => {
-    await fetch(`${baseUrl}/ok?page=2`, { headers: { 'X-Request-Id': 'req-ok' } });
+    await fetch(`${baseUrl}/ok?page=2`, { headers: { 'X-Request-Id': 'req-ok' } }).then((response) =>
+      response.arrayBuffer(),
+    );
 
     expect(await lineOf('req-ok')).toMatchObject({
       level: 'info',
@@ -83,7 +85,9 @@ describe(HttpLogger.name, () => {
   });
 
   it('writes a 5xx at error level, with an error naming the status', async () => {
-    await fetch(`${baseUrl}/down`, { headers: { 'X-Request-Id': 'req-down' } });
+    await fetch(`${baseUrl}/down`, { headers: { 'X-Request-Id': 'req-down' } }).then((response) =>
+      response.arrayBuffer(),
+    );
 
     expect(await lineOf('req-down')).toMatchObject({
       level: 'error',
@@ -108,8 +112,12 @@ describe(HttpLogger.name, () => {
   });
 
   it('keeps probe lines at debug, below the level here', async () => {
-    await fetch(`${baseUrl}/health/live`, { headers: { 'X-Request-Id': 'req-probe' } });
-    await fetch(`${baseUrl}/ok`, { headers: { 'X-Request-Id': 'req-after-probe' } });
+    await fetch(`${baseUrl}/health/live`, { headers: { 'X-Request-Id': 'req-probe' } }).then((response) =>
+      response.arrayBuffer(),
+    );
+    await fetch(`${baseUrl}/ok`, { headers: { 'X-Request-Id': 'req-after-probe' } }).then((response) =>
+      response.arrayBuffer(),
+    );
 
     await lineOf('req-after-probe');
     expect(lines.some((line) => line.requestId === 'req-probe')).toBe(false);

@@ -3,6 +3,13 @@ import { SandboxClock } from '../control/sandbox-clock.js';
 import { demoSimulationOptions } from '../simulation/simulation-options.js';
 import { startSandboxServer, type SandboxServer } from './sandbox.server.js';
 
+/** The status of a request, its body read: an unread body would hold its connection open. */
+async function statusOf(url: string, init?: RequestInit): Promise<number> {
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  return response.status;
+}
+
 const API_KEY = 'control-key-0123';
 const NOW = Date.parse('2026-03-14T12:00:30Z');
 
@@ -156,10 +163,10 @@ describe('the control API', () => {
 
   it('turns faults on for the upstream API only, and off again', async () => {
     expect((await call('POST', '/control/faults', { mode: 'unavailable' })).status).toBe(200);
-    expect((await fetch(`${server.url}/processes`, { headers: { 'x-api-key': API_KEY } })).status).toBe(503);
+    expect(await statusOf(`${server.url}/processes`, { headers: { 'x-api-key': API_KEY } })).toBe(503);
     expect((await call('GET', '/control/clock')).status).toBe(200);
     expect((await call('DELETE', '/control/faults')).body.faults?.outage).toBe('off');
-    expect((await fetch(`${server.url}/processes`, { headers: { 'x-api-key': API_KEY } })).status).toBe(200);
+    expect(await statusOf(`${server.url}/processes`, { headers: { 'x-api-key': API_KEY } })).toBe(200);
   });
 
   it('resets to a seed', async () => {

@@ -5,6 +5,13 @@ import { OperationsSimulator } from '../simulation/operations-simulator.js';
 import { demoSimulationOptions } from '../simulation/simulation-options.js';
 import { startSandboxServer, type SandboxServer } from './sandbox.server.js';
 
+/** The status of a request, its body read: an unread body would hold its connection open. */
+async function statusOf(url: string, init?: RequestInit): Promise<number> {
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  return response.status;
+}
+
 const API_KEY = 'test-key-0123456789';
 const NOW = new Date('2026-03-14T12:00:00Z');
 const headers = { 'X-Api-Key': API_KEY };
@@ -45,8 +52,8 @@ describe(startSandboxServer.name, () => {
     });
 
     it('protects the admin routes too', async () => {
-      expect((await fetch(`${server.url}/_sim/stats`)).status).toBe(401);
-      expect((await fetch(`${server.url}/_sim/faults`, { method: 'DELETE' })).status).toBe(401);
+      expect(await statusOf(`${server.url}/_sim/stats`)).toBe(401);
+      expect(await statusOf(`${server.url}/_sim/faults`, { method: 'DELETE' })).toBe(401);
     });
   });
 
@@ -137,7 +144,7 @@ describe(startSandboxServer.name, () => {
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).not.toBeNull();
       // An outage comes before the key check: nothing upstream is reachable at all.
-      expect((await fetch(`${server.url}/processes`)).status).toBe(503);
+      expect(await statusOf(`${server.url}/processes`)).toBe(503);
       expect(server.stats().byOutcome).toEqual(expect.objectContaining({ reset: 1, unavailable: 2 }));
     });
 
@@ -198,23 +205,22 @@ describe(startSandboxServer.name, () => {
         faults: { errorRate: 1 },
       });
       try {
-        expect((await fetch(`${faulty.url}/processes`, { headers })).status).toBeGreaterThanOrEqual(500);
-        const reset = await fetch(`${faulty.url}/_sim/faults`, { method: 'DELETE', headers });
-        expect(reset.status).toBe(200);
-        expect((await fetch(`${faulty.url}/processes?limit=1`, { headers })).status).toBe(200);
+        expect(await statusOf(`${faulty.url}/processes`, { headers })).toBeGreaterThanOrEqual(500);
+        expect(await statusOf(`${faulty.url}/_sim/faults`, { method: 'DELETE', headers })).toBe(200);
+        expect(await statusOf(`${faulty.url}/processes?limit=1`, { headers })).toBe(200);
         const put = await fetch(`${faulty.url}/_sim/faults`, {
           method: 'PUT',
           headers,
           body: JSON.stringify({ outage: 'unavailable' }),
         });
         expect(((await put.json()) as { outage: string }).outage).toBe('unavailable');
-        expect((await fetch(`${faulty.url}/processes`, { headers })).status).toBe(503);
-        const refused = await fetch(`${faulty.url}/_sim/faults`, {
+        expect(await statusOf(`${faulty.url}/processes`, { headers })).toBe(503);
+        const refused = await statusOf(`${faulty.url}/_sim/faults`, {
           method: 'PUT',
           headers,
           body: JSON.stringify({ errorRate: 2 }),
         });
-        expect(refused.status).toBe(400);
+        expect(refused).toBe(400);
       } finally {
         await faulty.close();
       }
