@@ -597,12 +597,13 @@ async function planInsideFunction(client: pg.Client, statement: Statement): Prom
 
 /**
  * Where the count came from: the kept per-status totals, the per-day totals (plus the range's
- * partial days, counted), an index alone, or the table's rows.
+ * partial days, counted), the per-ETA-day totals, an index alone, or the table's rows.
  */
 function countSource(count: Explained | undefined): string {
   if (count === undefined) return 'skipped';
   if (count.text.includes('process_counts')) return 'totals';
   if (count.text.includes('process_daily_counts')) return 'daily totals';
+  if (count.text.includes('process_eta_daily_counts')) return 'ETA daily totals';
   return count.text.includes('Index Only Scan') ? 'index only' : 'ROWS';
 }
 
