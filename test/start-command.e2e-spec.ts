@@ -55,6 +55,7 @@ describe('npm start in demo mode', () => {
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
     await waitUntil(async () => {
       const response = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
+      await response?.arrayBuffer();
       return response?.status === 200;
     }, BOOT_TIMEOUT_MS);
     return { child, port, sandboxPort, output: () => Buffer.concat(chunks).toString() };
@@ -77,6 +78,7 @@ describe('npm start in demo mode', () => {
         const clock = await fetch(`http://127.0.0.1:${sandboxPort}/control/clock`, {
           headers: { 'x-api-key': 'demo-operations-key' },
         });
+        await clock.arrayBuffer();
         expect(clock.status).toBe(200);
         await waitUntil(
           () => Promise.resolve(output().includes(`Sandbox        http://127.0.0.1:${sandboxPort}`)),
@@ -86,9 +88,12 @@ describe('npm start in demo mode', () => {
         child.kill(signal);
         await exited(child);
       }
-      await waitUntil(async () => !(await listening(sandboxPort)), 10_000);
-      expect(await listening(port)).toBe(false);
-      await database.drop();
+      try {
+        await waitUntil(async () => !(await listening(sandboxPort)), 10_000);
+        expect(await listening(port)).toBe(false);
+      } finally {
+        await database.drop();
+      }
     },
     2 * BOOT_TIMEOUT_MS,
   );

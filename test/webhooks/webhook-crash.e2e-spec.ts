@@ -45,7 +45,10 @@ async function startService(databaseUrl: string): Promise<{ child: ChildProcess;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
     const status = await fetch(`${url}/api/processes`).then(
-      (response) => response.status,
+      async (response) => {
+        await response.arrayBuffer();
+        return response.status;
+      },
       () => null,
     );
     if (status === 401) return { child, url };
