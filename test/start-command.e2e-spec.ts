@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { closedPort } from '../src/testing/closed-port.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js';
 import { waitUntil } from './support/wait-until.js';
+import { statusOf } from '../src/testing/status-of.js';
 
 const BOOT_TIMEOUT_MS = 120_000;
 
@@ -54,9 +55,7 @@ describe('npm start in demo mode', () => {
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
     await waitUntil(async () => {
-      const response = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
-      await response?.arrayBuffer();
-      return response?.status === 200;
+      return (await statusOf(`http://127.0.0.1:${port}/health/ready`).catch(() => null)) === 200;
     }, BOOT_TIMEOUT_MS);
     return { child, port, sandboxPort, output: () => Buffer.concat(chunks).toString() };
   }
@@ -75,11 +74,11 @@ describe('npm start in demo mode', () => {
         expect(health.info.operations).toEqual(
           expect.objectContaining({ adapter: 'http', circuit: 'closed' }),
         );
-        const clock = await fetch(`http://127.0.0.1:${sandboxPort}/control/clock`, {
-          headers: { 'x-api-key': 'demo-operations-key' },
-        });
-        await clock.arrayBuffer();
-        expect(clock.status).toBe(200);
+        expect(
+          await statusOf(`http://127.0.0.1:${sandboxPort}/control/clock`, {
+            headers: { 'x-api-key': 'demo-operations-key' },
+          }),
+        ).toBe(200);
         await waitUntil(
           () => Promise.resolve(output().includes(`Sandbox        http://127.0.0.1:${sandboxPort}`)),
           10_000,

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../src/testing/test-datab
 import { testRedisAnswers } from '../src/testing/test-redis.js';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from './support/otlp-receiver.js';
 import { waitUntil } from './support/wait-until.js';
+import { statusOf } from '../src/testing/status-of.js';
 
 const SUITE = 'Traces exported over OTLP';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -62,13 +63,12 @@ async function tracedSandbox(
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  await waitUntil(async () => {
-    const response = await fetch(`${url}/control/clock`, { headers: { 'x-api-key': API_KEY } }).catch(
-      () => null,
-    );
-    await response?.arrayBuffer();
-    return response?.ok === true;
-  }, 30_000);
+  await waitUntil(
+    async () =>
+      (await statusOf(`${url}/control/clock`, { headers: { 'x-api-key': API_KEY } }).catch(() => null)) ===
+      200,
+    30_000,
+  );
   return { child, url };
 }
 

@@ -5,6 +5,7 @@ import express, { type Request, type Response } from 'express';
 import { requestIdMiddleware } from '../common/http/request-id.js';
 import { HttpLogger } from './http-logger.js';
 import { createRootLogger } from './root-logger.js';
+import { statusOf } from '../testing/status-of.js';
 
 interface LogLine {
   level: string;
@@ -70,9 +71,7 @@ describe(HttpLogger.name, () => {
   };
 
   it('writes one info line per answered request, with its id, method, URL, status and duration', async () => {
-    await fetch(`${baseUrl}/ok?page=2`, { headers: { 'X-Request-Id': 'req-ok' } }).then((response) =>
-      response.arrayBuffer(),
-    );
+    await statusOf(`${baseUrl}/ok?page=2`, { headers: { 'X-Request-Id': 'req-ok' } });
 
     expect(await lineOf('req-ok')).toMatchObject({
       level: 'info',
@@ -85,9 +84,7 @@ describe(HttpLogger.name, () => {
   });
 
   it('writes a 5xx at error level, with an error naming the status', async () => {
-    await fetch(`${baseUrl}/down`, { headers: { 'X-Request-Id': 'req-down' } }).then((response) =>
-      response.arrayBuffer(),
-    );
+    await statusOf(`${baseUrl}/down`, { headers: { 'X-Request-Id': 'req-down' } });
 
     expect(await lineOf('req-down')).toMatchObject({
       level: 'error',
@@ -112,12 +109,8 @@ describe(HttpLogger.name, () => {
   });
 
   it('keeps probe lines at debug, below the level here', async () => {
-    await fetch(`${baseUrl}/health/live`, { headers: { 'X-Request-Id': 'req-probe' } }).then((response) =>
-      response.arrayBuffer(),
-    );
-    await fetch(`${baseUrl}/ok`, { headers: { 'X-Request-Id': 'req-after-probe' } }).then((response) =>
-      response.arrayBuffer(),
-    );
+    await statusOf(`${baseUrl}/health/live`, { headers: { 'X-Request-Id': 'req-probe' } });
+    await statusOf(`${baseUrl}/ok`, { headers: { 'X-Request-Id': 'req-after-probe' } });
 
     await lineOf('req-after-probe');
     expect(lines.some((line) => line.requestId === 'req-probe')).toBe(false);

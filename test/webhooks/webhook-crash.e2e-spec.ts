@@ -9,6 +9,7 @@ import { TestApp } from '../support/test-app.js';
 import { waitUntil } from '../support/wait-until.js';
 import { aChange, recordChanges } from './support/record-changes.js';
 import { verifiedNow, WebhookReceiver } from './support/webhook-receiver.js';
+import { statusOf } from '../../src/testing/status-of.js';
 
 const SUITE = 'Webhook delivery across a SIGKILL of the built service';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,13 +45,7 @@ async function startService(databaseUrl: string): Promise<{ child: ChildProcess;
   // Up when the API answers (401: no token), which is after migrations and the deliverer's start.
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    const status = await fetch(`${url}/api/processes`).then(
-      async (response) => {
-        await response.arrayBuffer();
-        return response.status;
-      },
-      () => null,
-    );
+    const status = await statusOf(`${url}/api/processes`).catch(() => null);
     if (status === 401) return { child, url };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

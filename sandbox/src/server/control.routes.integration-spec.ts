@@ -2,13 +2,7 @@ import { Sandbox } from '../control/sandbox.js';
 import { SandboxClock } from '../control/sandbox-clock.js';
 import { demoSimulationOptions } from '../simulation/simulation-options.js';
 import { startSandboxServer, type SandboxServer } from './sandbox.server.js';
-
-/** The status of a request, its body read: an unread body would hold its connection open. */
-async function statusOf(url: string, init?: RequestInit): Promise<number> {
-  const response = await fetch(url, init);
-  await response.arrayBuffer();
-  return response.status;
-}
+import { statusOf } from '../testing/status-of.js';
 
 const API_KEY = 'control-key-0123';
 const NOW = Date.parse('2026-03-14T12:00:30Z');

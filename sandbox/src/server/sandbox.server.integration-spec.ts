@@ -4,13 +4,7 @@ import { SandboxClock } from '../control/sandbox-clock.js';
 import { OperationsSimulator } from '../simulation/operations-simulator.js';
 import { demoSimulationOptions } from '../simulation/simulation-options.js';
 import { startSandboxServer, type SandboxServer } from './sandbox.server.js';
-
-/** The status of a request, its body read: an unread body would hold its connection open. */
-async function statusOf(url: string, init?: RequestInit): Promise<number> {
-  const response = await fetch(url, init);
-  await response.arrayBuffer();
-  return response.status;
-}
+import { statusOf } from '../testing/status-of.js';
 
 const API_KEY = 'test-key-0123456789';
 const NOW = new Date('2026-03-14T12:00:00Z');

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express, Request, Response } from 'express';
 import { ServiceExpressAdapter } from './http-server-settings.js';
+import { statusOf } from '../../testing/status-of.js';
 
 describe(`${ServiceExpressAdapter.name}'s HTTP server`, () => {
   const adapter = new ServiceExpressAdapter();
@@ -32,8 +33,8 @@ describe(`${ServiceExpressAdapter.name}'s HTTP server`, () => {
   });
 
   it("creates requests and responses with Express's prototypes, so Express has none to swap", async () => {
-    await fetch(`${url}/echo`).then((response) => response.arrayBuffer());
-    await fetch(`${url}/echo`).then((response) => response.arrayBuffer());
+    await statusOf(`${url}/echo`);
+    await statusOf(`${url}/echo`);
 
     expect(arrivals).toHaveLength(2);
     for (const arrival of arrivals) {
