@@ -62,8 +62,8 @@ export function changesBetween(
   }
   const storedEvents = new Map(stored.events.map((event) => [event.id, normalized(event)]));
   const incomingEvents = new Map(incoming.events.map((event) => [event.id, normalized(event)]));
-  for (const event of inTimelineOrder(storedEvents.values())) {
-    if (!incomingEvents.has(event.id)) changes.push(change('FOLLOW_REMOVED', { follow: event }));
+  for (const event of inTimelineOrder(retractedEvents(stored, incoming).map(normalized))) {
+    changes.push(change('FOLLOW_REMOVED', { follow: event }));
   }
   for (const event of inTimelineOrder(incomingEvents.values())) {
     if (!storedEvents.has(event.id)) changes.push(change('FOLLOW_ADDED', { follow: event }));
@@ -92,6 +92,18 @@ export function changesBetween(
     changes.length === 0 && Date.parse(stored.updatedAt) !== Date.parse(incoming.updatedAt);
   if (eventEdited || summaryChanged || onlyUpdatedAtMoved) changes.push(change('PROCESS_UPDATED'));
   return changes;
+}
+
+/**
+ * The stored events upstream no longer sends: the feed's `FOLLOW_REMOVED` changes, and the rows
+ * sync deletes.
+ */
+export function retractedEvents(
+  stored: StoredProcess | undefined,
+  incoming: OperationsProcess,
+): FollowUpEvent[] {
+  const incomingIds = new Set(incoming.events.map((event) => event.id));
+  return (stored?.events ?? []).filter((event) => !incomingIds.has(event.id));
 }
 
 /** An event as the API shows it: instants in UTC to the second, no absent members. */

@@ -4,7 +4,7 @@ import type { Database } from '../database/database.service.js';
 import { GenerateSql } from '../database/generate-sql.decorator.js';
 import { isDataError, rowsOf, sqlStateOf, type Executor } from '../database/sql-rows.js';
 import { ChangeRecorder } from '../changes/change-recorder.js';
-import type { StoredProcess } from '../changes/process-changes.js';
+import { retractedEvents, type StoredProcess } from '../changes/process-changes.js';
 import type { ChangeKind } from '../domain/change-kinds.js';
 import type { OperationsProcess } from '../operations/operations.types.js';
 import { WRITE_EACH_SQL_EXAMPLES, WRITE_SQL_EXAMPLES } from './page-sql-examples.js';
@@ -238,19 +238,19 @@ export class ProcessPageWriter {
 
   /**
    * Each item carries all its events: upsert them by id, and delete the ones upstream retracted,
-   * known from the stored copies as the containers are.
+   * known from the stored copies as the containers are (the same ones the feed reports removed).
    */
   private async replaceEvents(
     tx: Executor,
     processes: OperationsProcess[],
     stored: Map<string, StoredProcess>,
   ): Promise<void> {
-    const retracted = processes.flatMap((process) => {
-      const incoming = new Set(process.events.map((event) => event.id));
-      return (stored.get(process.numero)?.events ?? [])
-        .filter((event) => !incoming.has(event.id))
-        .map((event) => ({ process_numero: process.numero, id: event.id }));
-    });
+    const retracted = processes.flatMap((process) =>
+      retractedEvents(stored.get(process.numero), process).map((event) => ({
+        process_numero: process.numero,
+        id: event.id,
+      })),
+    );
     if (retracted.length > 0) {
       await tx.execute(sql`
         DELETE FROM follow_up_events e
