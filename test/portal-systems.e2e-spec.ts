@@ -82,8 +82,8 @@ describe('the reference portal’s Systems view in Chromium', () => {
     const clientId = await page.getByLabel(/^Client id of /).inputValue();
     expect(secret).toMatch(/^pls_[A-Za-z0-9_-]{43}$/);
     expect(clientId).toMatch(/^plc_[A-Za-z0-9_-]{22}$/);
-    // The refusal's alert goes once the registration is done, the list read again included.
-    await page.getByRole('alert').waitFor({ state: 'hidden' });
+    // The refusal's alert is gone by the time the secret shows.
+    await expect(page.getByRole('alert').allTextContents()).resolves.toEqual([]);
     await page.getByRole('button', { name: 'Copy secret' }).click();
     await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(secret);
     const item = page.locator('#system-list > li');

@@ -105,7 +105,9 @@ export class SystemsView {
     await this.reload();
   }
 
+  /** Shown as soon as the API answers: a refusal shown for an earlier try is over, not after the reload. */
   private showSecret(name: string, clientId: string, secret: string): void {
+    this.hooks.onSuccess();
     byId('system-secret-name').textContent = name;
     byId<HTMLInputElement>('system-client-id').value = clientId;
     this.secretValue.value = secret;

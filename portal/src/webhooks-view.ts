@@ -145,6 +145,8 @@ export class WebhooksView {
       ...(description !== '' && { description }),
       ...(kinds.length > 0 && { kinds }),
     });
+    // A refusal shown for an earlier try is over as soon as the API answers, not after the reload.
+    this.hooks.onSuccess();
     this.createForm.reset();
     byId('webhook-secret-url').textContent = created.url;
     this.secretValue.value = created.secret;

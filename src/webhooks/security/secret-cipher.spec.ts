@@ -18,7 +18,8 @@ describe(SecretCipher.name, () => {
 
   it('refuses a value sealed under another key, or tampered with', () => {
     const sealed = cipherWith(key).encrypt('whsec_abc');
-    const tampered = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}${sealed.slice(-1)}`;
+    // The last character may carry unused bits; the one before it is all ciphertext.
+    const tampered = `${sealed.slice(0, -2)}${sealed.at(-2) === 'A' ? 'B' : 'A'}${sealed.slice(-1)}`;
 
     expect(() => cipherWith(randomBytes(32).toString('base64')).decrypt(sealed)).toThrow();
     expect(() => cipherWith(key).decrypt(tampered)).toThrow();
