@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { DatabaseService, type DatabaseOptions } from '../database/database.service.js';
 
@@ -123,16 +124,30 @@ function migrationsVersion(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** A migrated cluster, built once per version of PGlite and of the migrations. */
+/**
+ * Set in every test cluster, and part of its cache name. initdb's 128 MB of shared buffers are
+ * zeroed at each start: 0.75 s of CPU and 500 MB of memory per database opened, against 0.3 s and
+ * 230 MB with 16 MB, plenty for a test's rows (the embedded demo keeps initdb's defaults).
+ */
+const TEST_CLUSTER_SETTINGS = { shared_buffers: '16MB' };
+const SETTINGS_VERSION = createHash('sha256')
+  .update(JSON.stringify(TEST_CLUSTER_SETTINGS))
+  .digest('hex')
+  .slice(0, 8);
+
+/** A migrated cluster, built once per version of PGlite, of the migrations and of the settings. */
 function pgliteTemplate(): Promise<string> {
-  return cachedPgliteCluster(`pglite-${PGLITE_VERSION}-${migrationsVersion()}`, (database) =>
-    database.migrate(),
+  return cachedPgliteCluster(
+    `pglite-${PGLITE_VERSION}-${SETTINGS_VERSION}-${migrationsVersion()}`,
+    (database) => database.migrate(),
   );
 }
 
-/** A cluster with nothing in it: initdb (about 6 s of WASM) once per version of PGlite. */
+/** A cluster with nothing in it: initdb (about 6 s of WASM) once per version of PGlite and settings. */
 function pgliteEmptyTemplate(): Promise<string> {
-  return cachedPgliteCluster(`pglite-empty-${PGLITE_VERSION}`, () => Promise.resolve());
+  return cachedPgliteCluster(`pglite-empty-${PGLITE_VERSION}-${SETTINGS_VERSION}`, () =>
+    Promise.resolve(),
+  );
 }
 
 /**
@@ -148,6 +163,10 @@ async function cachedPgliteCluster(
   mkdirSync(TEMPLATES, { recursive: true });
   const building = `${template}.${randomBytes(4).toString('hex')}.building`;
   const database = await DatabaseService.connect({ url: null, pgliteDir: building });
+  for (const [name, value] of Object.entries(TEST_CLUSTER_SETTINGS)) {
+    // Written to postgresql.auto.conf: every copy starts with it.
+    await database.db.execute(sql.raw(`ALTER SYSTEM SET ${name} = '${value}'`));
+  }
   await prepare(database);
   await database.close();
   try {
