@@ -145,9 +145,7 @@ function pgliteTemplate(): Promise<string> {
 
 /** A cluster with nothing in it: initdb (about 6 s of WASM) once per version of PGlite and settings. */
 function pgliteEmptyTemplate(): Promise<string> {
-  return cachedPgliteCluster(`pglite-empty-${PGLITE_VERSION}-${SETTINGS_VERSION}`, () =>
-    Promise.resolve(),
-  );
+  return cachedPgliteCluster(`pglite-empty-${PGLITE_VERSION}-${SETTINGS_VERSION}`, () => Promise.resolve());
 }
 
 /**
