@@ -179,7 +179,7 @@ export class ChangesRepository {
         position: sql<string>`c.position::text`,
         cursor: sql<string>`change_cursor(c.position)`,
         customerId: sql<string>`c.customer_id`,
-        recordedAtMs: sql<string>`(extract(epoch FROM c.recorded_at) * 1000)::bigint::text`,
+        recordedAtMs: sql<string>`floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text`,
         json: sql<string>`c.body`,
       })
       .from(sql`(${visibleAfter(param.position, param.limit, shape)}) AS c`)

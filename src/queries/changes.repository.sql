@@ -4,7 +4,7 @@
 SELECT last_position::text, pruned_through::text FROM change_feed_head;
 
 -- after: as one customer
-select c.position::text, change_cursor(c.position), c.customer_id, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT pc.* FROM json_array_elements_text($1::json) AS v(customer_id)
+select c.position::text, change_cursor(c.position), c.customer_id, floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT pc.* FROM json_array_elements_text($1::json) AS v(customer_id)
 CROSS JOIN LATERAL (
 SELECT position, customer_id, recorded_at, body FROM process_changes
 WHERE customer_id = v.customer_id AND position > $2
@@ -12,7 +12,7 @@ ORDER BY position LIMIT $3) AS pc
 ORDER BY pc.position LIMIT $4) AS c order by c.position;
 
 -- after: as a user of several customers
-select c.position::text, change_cursor(c.position), c.customer_id, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT pc.* FROM json_array_elements_text($1::json) AS v(customer_id)
+select c.position::text, change_cursor(c.position), c.customer_id, floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT pc.* FROM json_array_elements_text($1::json) AS v(customer_id)
 CROSS JOIN LATERAL (
 SELECT position, customer_id, recorded_at, body FROM process_changes
 WHERE customer_id = v.customer_id AND position > $2
@@ -20,7 +20,7 @@ ORDER BY position LIMIT $3) AS pc
 ORDER BY pc.position LIMIT $4) AS c order by c.position;
 
 -- after: as staff
-select c.position::text, change_cursor(c.position), c.customer_id, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT position, customer_id, recorded_at, body FROM process_changes WHERE position > $1 ORDER BY position LIMIT $2) AS c order by c.position;
+select c.position::text, change_cursor(c.position), c.customer_id, floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from (SELECT position, customer_id, recorded_at, body FROM process_changes WHERE position > $1 ORDER BY position LIMIT $2) AS c order by c.position;
 
 -- page: as one customer, after a position
 select f.last_position::text, f.pruned_through::text, f.page_last_position::text, f.items, f.has_more from change_feed_page($1::bigint, $2::int, $3::json) AS f;

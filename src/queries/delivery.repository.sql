@@ -20,16 +20,16 @@ WHERE r.subscription_id = s.id AND r.expires_at > $6::timestamptz
 ORDER BY r.expires_at DESC) AS retired_secrets;
 
 -- nextChange: every customer, every kind
-select EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1::uuid AND status = 'ACTIVE'), h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position), c.kind, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from change_feed_head h LEFT JOIN LATERAL (SELECT position, kind, recorded_at, body FROM process_changes
+select EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1::uuid AND status = 'ACTIVE'), h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position), c.kind, floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from change_feed_head h LEFT JOIN LATERAL (SELECT position, kind, recorded_at, body FROM process_changes
 WHERE position > $2::bigint ORDER BY position LIMIT 1) AS c ON true;
 
 -- nextChange: one customer, some kinds
-select EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1::uuid AND status = 'ACTIVE'), h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position), c.kind, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from change_feed_head h LEFT JOIN LATERAL (SELECT position, kind, recorded_at, body FROM process_changes
+select EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1::uuid AND status = 'ACTIVE'), h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position), c.kind, floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from change_feed_head h LEFT JOIN LATERAL (SELECT position, kind, recorded_at, body FROM process_changes
 WHERE customer_id = $2::text AND position > $3::bigint AND kind IN (SELECT json_array_elements_text($4::json))
 ORDER BY position LIMIT 1) AS c ON true;
 
 -- nextChange: several customers, every kind
-select EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1::uuid AND status = 'ACTIVE'), h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position), c.kind, (extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from change_feed_head h LEFT JOIN LATERAL (SELECT pc.* FROM json_array_elements_text($2::json) AS v(customer_id)
+select EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1::uuid AND status = 'ACTIVE'), h.last_position::text, h.pruned_through::text, c.position::text, change_cursor(c.position), c.kind, floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text, c.body from change_feed_head h LEFT JOIN LATERAL (SELECT pc.* FROM json_array_elements_text($2::json) AS v(customer_id)
 CROSS JOIN LATERAL (
 SELECT position, kind, recorded_at, body FROM process_changes
 WHERE customer_id = v.customer_id AND position > $3::bigint
@@ -77,7 +77,7 @@ FROM webhook_subscriptions s WHERE s.id = $2;
 
 -- changeAt: a position
 SELECT change_cursor(position) AS cursor, kind,
-(extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms, body
+floor(extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms, body
 FROM process_changes WHERE position = $1;
 
 -- logOutOfOrder: a test message

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { UsersRepository } from '../../src/auth/users/users.repository.js';
 import { Clock } from '../../src/common/clock.js';
 import { DeliveriesRetention } from '../../src/webhooks/delivery/deliveries-retention.js';
@@ -133,6 +134,21 @@ describe.each([APP_TEST_DATABASE_TARGET])('webhook delivery (%s)', (target) => {
       [changes[1]!.cursor, 1, 200, null],
       [changes[0]!.cursor, 1, 200, null],
     ]);
+  });
+
+  it('dates a message with its change’s second even when the change was recorded at its last half millisecond', async () => {
+    await subscribe({});
+    await recordChanges(testApp, aChange('acme', 'IMP-7', 'PROCESS_ADDED'));
+    // Milliseconds rounded to the nearest would make this the next second.
+    await testApp.database.db.execute(
+      sql`UPDATE process_changes SET recorded_at = timestamptz '2026-03-14T11:00:00.9996Z' WHERE numero = 'IMP-7'`,
+    );
+
+    await deliverer.drain();
+
+    const [delivery] = receiver.received;
+    expect(delivery?.payload.data).toMatchObject({ numero: 'IMP-7', recordedAt: '2026-03-14T11:00:00Z' });
+    expect(delivery?.payload.timestamp).toBe('2026-03-14T11:00:00Z');
   });
 
   it('delivers only the kinds asked for, and staff subscriptions every customer', async () => {

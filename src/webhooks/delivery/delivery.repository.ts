@@ -284,7 +284,7 @@ export class DeliveryRepository {
         position: sql<string | null>`c.position::text`,
         cursor: sql<string | null>`change_cursor(c.position)`,
         kind: sql<ChangeKind | null>`c.kind`,
-        recordedAtMs: sql<string | null>`(extract(epoch FROM c.recorded_at) * 1000)::bigint::text`,
+        recordedAtMs: sql<string | null>`floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text`,
         body: sql<string | null>`c.body`,
       })
       .from(sql`change_feed_head h LEFT JOIN LATERAL (${nextVisible(shape)}) AS c ON true`);
@@ -364,7 +364,7 @@ export class DeliveryRepository {
     const [row] = await rowsOf<{ cursor: string; kind: ChangeKind; recorded_at_ms: string; body: string }>(
       this.database.db,
       sql`SELECT change_cursor(position) AS cursor, kind,
-                 (extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms, body
+                 floor(extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms, body
             FROM process_changes WHERE position = ${position}`,
     );
     return row === undefined
