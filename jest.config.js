@@ -1,24 +1,19 @@
+import { readFileSync } from 'node:fs';
 import sandbox from './sandbox/jest.config.js';
 
-// Jest runs the ESM sources through SWC (legacy decorators + metadata, like tsc) under
-// `node --experimental-vm-modules`; relative imports carry `.js` as NodeNext requires, and
-// the mapper strips it so Jest resolves the `.ts` file.
-const swcTransform = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2023',
-      keepClassNames: true,
-    },
-    module: { type: 'es6' },
-  },
-];
+/**
+ * Jest runs the ESM sources through SWC under `node --experimental-vm-modules`, with the build's
+ * own settings (`.swcrc`: legacy decorators and their metadata), so the tests run the code `nest
+ * build` emits. Relative imports carry `.js` as NodeNext requires; the mapper strips it so Jest
+ * resolves the `.ts` file.
+ */
+const { $schema: _schema, ...swcOptions } = JSON.parse(
+  readFileSync(new URL('./.swcrc', import.meta.url), 'utf8'),
+);
 
 const shared = {
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': swcTransform },
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcOptions, swcrc: false }] },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironment: 'node',
 };

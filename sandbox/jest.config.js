@@ -1,13 +1,14 @@
-// The sandbox's own tests, run like the service's: TypeScript through SWC under
-// `node --experimental-vm-modules`, `.js` import suffixes mapped to the `.ts` sources.
+import { readFileSync } from 'node:fs';
+
+// The sandbox's own tests, run like the service's: TypeScript through SWC with the build's settings
+// (`.swcrc`) under `node --experimental-vm-modules`, `.js` import suffixes mapped to the `.ts` sources.
+const { $schema: _schema, ...swcOptions } = JSON.parse(
+  readFileSync(new URL('./.swcrc', import.meta.url), 'utf8'),
+);
+
 const shared = {
   extensionsToTreatAsEsm: ['.ts'],
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' } },
-    ],
-  },
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcOptions, swcrc: false }] },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironment: 'node',
   rootDir: 'src',

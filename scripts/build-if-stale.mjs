@@ -14,30 +14,24 @@ const BUILDS = [
       'tsconfig.json',
       'tsconfig.build.json',
       'nest-cli.json',
+      '.swcrc',
       'package-lock.json',
     ],
     output: 'dist/main.js',
-    // `nest build` empties dist/ first (deleteOutDir), so no output of a deleted source remains.
-    command: ['node_modules/@nestjs/cli/bin/nest.js', 'build'],
+    // Both empty their output folder first, so no output of a deleted source remains.
+    script: 'build:service',
   },
   {
     name: 'the sandbox',
-    sources: ['sandbox/src', 'sandbox/tsconfig.json', 'sandbox/tsconfig.build.json', 'package-lock.json'],
+    sources: ['sandbox/src', 'sandbox/.swcrc', 'sandbox/package.json', 'package-lock.json'],
     output: 'sandbox/dist/main.js',
-    command: ['node_modules/typescript/bin/tsc', '-p', 'sandbox/tsconfig.build.json'],
+    script: 'build:sandbox',
   },
   {
     name: 'the portal',
     sources: ['portal', 'package-lock.json'],
     output: 'portal/dist/index.html',
-    command: [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--config',
-      'portal/vite.config.ts',
-      '--logLevel',
-      'warn',
-    ],
+    script: 'build:portal',
   },
 ];
 
@@ -59,7 +53,7 @@ for (const build of BUILDS) {
   if (builtAt(build.output) >= Math.max(...build.sources.map(newestModification))) continue;
   console.error(`Building ${build.name} (its output is missing or older than its sources)...`);
   try {
-    execFileSync(process.execPath, build.command, { stdio: 'inherit' });
+    execFileSync('npm', ['run', '--silent', build.script], { stdio: 'inherit' });
   } catch {
     process.exit(1);
   }

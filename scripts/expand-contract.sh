@@ -26,9 +26,10 @@ echo "expand/contract: ${previous:0:12} (before $(git log -1 --format=%s "$newes
 git worktree add --detach --quiet "$work/previous" "$previous"
 # The previous release's dependencies are this checkout's, or older ones it does not import.
 ln -s "$PWD/node_modules" "$work/previous/node_modules"
-(cd "$work/previous" && node node_modules/@nestjs/cli/bin/nest.js build >/dev/null)
+# Built by its own scripts: the service, and the sandbox where that release has one.
+(cd "$work/previous" && npm run --silent build:service >/dev/null)
 if [ -f "$work/previous/scripts/start.mjs" ]; then
-  (cd "$work/previous" && node node_modules/typescript/bin/tsc -p sandbox/tsconfig.build.json)
+  (cd "$work/previous" && npm run --silent build:sandbox >/dev/null)
 fi
 
 # Migrated by this checkout, as a deployment's first step does; then the previous release on it
