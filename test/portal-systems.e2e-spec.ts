@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
+import { seriousAccessibilityViolations } from './support/accessibility.js';
 import { launchChromium } from './support/chromium.js';
 import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { TestApp } from './support/test-app.js';
@@ -91,12 +91,7 @@ describe('the reference portal’s Systems view in Chromium', () => {
     await expect(item.textContent()).resolves.toContain('Scopes: processes:read, changes:read');
     await expect(item.textContent()).resolves.toContain('last used never');
     await page.screenshot({ path: `${PORTAL_SCREENSHOTS}/system-registered.png`, fullPage: true });
-    await page.evaluate(axe.source);
-    const violations = await page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then(
-      ({ violations }) => violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => violation.id))`);
-    expect(violations).toEqual([]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
     // Shown once: gone from the page when dismissed; the system signs in with it.
     await page.getByRole('button', { name: 'Done' }).click();

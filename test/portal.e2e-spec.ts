@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JwtService } from '@nestjs/jwt';
-import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
 import type { OperationsProcess } from '../src/operations/operations.types.js';
@@ -15,6 +14,7 @@ import {
   anOperationsProcess,
 } from '../src/testing/operations-process.factory.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
+import { seriousAccessibilityViolations } from './support/accessibility.js';
 import { launchChromium } from './support/chromium.js';
 import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { serveStaticFiles } from './support/static-files-server.js';
@@ -131,18 +131,6 @@ function buildPortal(options: { outDir: string; base: string }): void {
 const PLAIN_HOST = 'portal.test';
 /** The path a copy of the portal built with PORTAL_BASE is served under. */
 const OTHER_BASE = '/tools/processes';
-
-/**
- * axe-core's serious and critical violations on the page as it is, as `rule: element`. Evaluated
- * through the DevTools protocol, which the page's Content-Security-Policy does not restrict.
- */
-async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then(({ violations }) =>
-    violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .flatMap((violation) => violation.nodes.map((node) => violation.id + ': ' + node.target.join(' '))))`);
-}
 
 /**
  * The detail's tables that are cut at an edge, by caption: those with no cue that they scroll
