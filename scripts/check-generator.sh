@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # CI's check of `nest g feature`: generates a feature into a scratch copy of this working tree (its
 # node_modules linked, not copied), then does what a developer does next and runs what CI would:
-# the SQL snapshot and the OpenAPI document refreshed, lint, type-check, and the generated
-# feature's own tests (unit, integration, e2e; the black-box spec is type-checked and linted, as
-# it needs a deployment). Only the generated feature's tests run, to stay within a minute or two.
+# the generated feature's own tests (unit, integration, e2e; the black-box spec is type-checked and
+# linted, as it needs a deployment) with the SQL snapshot and the OpenAPI document refreshed, lint
+# and type-check. Only the generated feature's tests run, to stay within a minute or two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -27,12 +27,15 @@ step npx --no-install nest generate feature "$feature"
 generated=(src/"$feature" test/"$feature".e2e-spec.ts test/remote/"$feature".remote-spec.ts)
 edited=(src/app.module.ts src/config/app.config.ts .dependency-cruiser.mjs)
 
-step env UPDATE_SQL_SNAPSHOT=1 npm run --silent test:integration -- src/queries
+# One Jest run: the feature's unit, integration and e2e specs, the config specs its edit touched,
+# and the SQL snapshot and OpenAPI document refreshed with it in, as a developer's next step.
+step env UPDATE_SQL_SNAPSHOT=1 UPDATE_OPENAPI=1 \
+  node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects unit integration e2e -- \
+  "src/$feature" src/config "test/$feature.e2e-spec.ts" src/queries test/openapi.e2e-spec.ts
 test -s "src/queries/$feature.repository.sql" || {
   echo "[check-generator] no SQL snapshot for the generated repository" >&2
   exit 1
 }
-step env UPDATE_OPENAPI=1 npm run --silent test:e2e -- test/openapi.e2e-spec.ts
 step npm run --silent lint:openapi
 
 step npx --no-install prettier --check "${generated[@]}" "${edited[@]}"
@@ -42,7 +45,4 @@ step npm run --silent generate:client
 # The whole project type-checked with the feature in it (a build would only emit the same program).
 step npx --no-install tsc --noEmit -p tsconfig.json
 
-# Its unit, integration and e2e specs in one Jest run, with the config specs its edit touched.
-step node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects unit integration e2e -- \
-  "src/$feature" src/config "test/$feature.e2e-spec.ts"
 echo "[check-generator] nest g feature $feature: generated, linted, type-checked and tested in $SECONDS s"
