@@ -24,6 +24,11 @@ export default {
   testTimeout: 30_000,
   // Jest's default is one worker fewer than the cores: a single one on a 2-core machine.
   maxWorkers: 2,
+  // A worker ends when its event loop is empty. On a busy 2-core machine a worker that ran PGlite
+  // (hundreds of MB of WASM memory) takes longer than Jest's 500 ms to get there, and was killed
+  // with a leak warning although nothing was left open (with 10 s, each exits on its own within a
+  // second of the run's end). A handle really left open still shows, 5 s later.
+  workerGracefulExitTimeout: 5_000,
   // Jest's own order, but the remote suite's OpenAPI coverage spec after every file it sums up.
   testSequencer: '<rootDir>/test/remote/support/coverage-last.sequencer.js',
   projects: [
