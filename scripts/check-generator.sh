@@ -42,7 +42,7 @@ step npx --no-install prettier --check "${generated[@]}" "${edited[@]}"
 step npx --no-install eslint "${generated[@]}" "${edited[@]}"
 step npm run --silent lint:layers
 step npm run --silent generate:client
-# The whole project type-checked with the feature in it (a build would only emit the same program).
+# The whole project type-checked with the feature in it (the build, with SWC, checks no types).
 step npx --no-install tsc --noEmit -p tsconfig.json
 
 echo "[check-generator] nest g feature $feature: generated, linted, type-checked and tested in $SECONDS s"
