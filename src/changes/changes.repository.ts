@@ -10,7 +10,7 @@ import {
   type PreparedRead,
   type StatementValues,
 } from '../database/prepared-statements.js';
-import { sqlTimestampValue } from '../database/sql-instant.js';
+import { sqlEpochMilliseconds, sqlTimestampValue } from '../database/sql-instant.js';
 import { rowsOf } from '../database/sql-rows.js';
 import type { ChangeDto } from './dto/change.response.dto.js';
 
@@ -179,7 +179,7 @@ export class ChangesRepository {
         position: sql<string>`c.position::text`,
         cursor: sql<string>`change_cursor(c.position)`,
         customerId: sql<string>`c.customer_id`,
-        recordedAtMs: sql<string>`floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text`,
+        recordedAtMs: sqlEpochMilliseconds(sql`c.recorded_at`),
         json: sql<string>`c.body`,
       })
       .from(sql`(${visibleAfter(param.position, param.limit, shape)}) AS c`)

@@ -15,6 +15,14 @@ export function sqlUtcInstant(column: SQL | AnyPgColumn, precision: keyof typeof
 }
 
 /**
+ * A `timestamptz` as whole Unix milliseconds, as text. Floored: rounding would move an instant in
+ * a second's last half millisecond into the next second, which `sqlUtcInstant` writes as the one before.
+ */
+export function sqlEpochMilliseconds(column: SQL | AnyPgColumn): SQL<string> {
+  return sql<string>`floor(extract(epoch FROM ${column}) * 1000)::bigint::text`;
+}
+
+/**
  * An instant as PostgreSQL reads a `timestamptz`, for any year it holds. `toISOString()` writes
  * years past 9999 as `+010000-…` and year 0 as `0000-…`, and PostgreSQL refuses both: a range's
  * exclusive end past `9999-12-31`, or an offset moving `0001-01-01` into the year before, would

@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { DatabaseService } from '../../database/database.service.js';
 import { DummyValue, GenerateSql } from '../../database/generate-sql.decorator.js';
 import { prepared, preparedOnce, type PreparedRead } from '../../database/prepared-statements.js';
+import { sqlEpochMilliseconds } from '../../database/sql-instant.js';
 import { rowsOf } from '../../database/sql-rows.js';
 import { WEBHOOK_STATUSES, type WebhookStatus } from '../../database/schema.js';
 import type { ChangeKind } from '../../domain/change-kinds.js';
@@ -284,7 +285,7 @@ export class DeliveryRepository {
         position: sql<string | null>`c.position::text`,
         cursor: sql<string | null>`change_cursor(c.position)`,
         kind: sql<ChangeKind | null>`c.kind`,
-        recordedAtMs: sql<string | null>`floor(extract(epoch FROM c.recorded_at) * 1000)::bigint::text`,
+        recordedAtMs: sql<string | null>`${sqlEpochMilliseconds(sql`c.recorded_at`)}`,
         body: sql<string | null>`c.body`,
       })
       .from(sql`change_feed_head h LEFT JOIN LATERAL (${nextVisible(shape)}) AS c ON true`);
@@ -364,7 +365,7 @@ export class DeliveryRepository {
     const [row] = await rowsOf<{ cursor: string; kind: ChangeKind; recorded_at_ms: string; body: string }>(
       this.database.db,
       sql`SELECT change_cursor(position) AS cursor, kind,
-                 floor(extract(epoch FROM recorded_at) * 1000)::bigint::text AS recorded_at_ms, body
+                 ${sqlEpochMilliseconds(sql`recorded_at`)} AS recorded_at_ms, body
             FROM process_changes WHERE position = ${position}`,
     );
     return row === undefined
