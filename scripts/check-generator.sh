@@ -39,10 +39,11 @@ test -s "src/queries/$feature.repository.sql" || {
 step npm run --silent lint:openapi
 
 step npx --no-install prettier --check "${generated[@]}" "${edited[@]}"
-step npx --no-install eslint "${generated[@]}" "${edited[@]}"
-step npm run --silent lint:layers
+# The service's project type-checked with the feature in it (the build, with SWC, checks no
+# types), its files and the edited ones linted on that same program, and the layer rules.
 step npm run --silent generate:client
-# The whole project type-checked with the feature in it (the build, with SWC, checks no types).
-step npx --no-install tsc --noEmit -p tsconfig.json
+lint_files=()
+for file in "${generated[@]}" "${edited[@]}"; do lint_files+=(--file "$file"); done
+step node scripts/check-code.mjs types eslint layers --project tsconfig.json "${lint_files[@]}"
 
 echo "[check-generator] nest g feature $feature: generated, linted, type-checked and tested in $SECONDS s"
