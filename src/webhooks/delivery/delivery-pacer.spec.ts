@@ -1,6 +1,11 @@
 import { jest } from '@jest/globals';
 import { RequestActivity } from '../../common/http/request-activity.js';
-import { DeliveryPacer, LOADED_LOOP_SHARE, YIELDING_INTERVAL_MS } from './delivery-pacer.js';
+import {
+  DeliveryPacer,
+  LOADED_LOOP_SHARE,
+  REMEMBERED_ANSWERING,
+  YIELDING_INTERVAL_MS,
+} from './delivery-pacer.js';
 
 class FixedActivity extends RequestActivity {
   constructor(private readonly serving: boolean) {
@@ -102,6 +107,18 @@ describe('DeliveryPacer', () => {
     expect(
       await resolvedAfter(YIELDING_INTERVAL_MS, [...dead, pacer.beforeReading('flaky', signal)]),
     ).toEqual([true, true, false]);
+  });
+
+  it('forgets the least recently answering subscription beyond REMEMBERED_ANSWERING, until it answers again', async () => {
+    pacerWith(true, 1);
+    for (let index = 0; index <= REMEMBERED_ANSWERING; index++) pacer.attempted(`answering-${index}`, true);
+    await pacer.beforeReading('dead', signal);
+    const forgotten = pacer.beforeReading('answering-0', signal);
+    const remembered = pacer.beforeReading('answering-1', signal);
+    expect(await resolvedAfter(0, [forgotten, remembered])).toEqual([false, true]);
+
+    pacer.attempted('answering-0', true);
+    expect(await resolvedAfter(0, [pacer.beforeReading('answering-0', signal)])).toEqual([true]);
   });
 
   it('gives every waiting turn at once on shutdown', async () => {

@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { RequestActivity } from '../../common/http/request-activity.js';
 
 /** The API's event loop's busy share above which deliveries give way to requests. */
 export const LOADED_LOOP_SHARE = 0.7;
 /** While they give way, each lane's deliveries start one at a time, this far apart: at most 10 a second. */
 export const YIELDING_INTERVAL_MS = 100;
+/**
+ * How many answering subscriptions the pacer remembers, the least recently answered forgotten
+ * first: a deleted subscription is never heard of again, and a forgotten one that still answers
+ * is back in the first lane after its next 2xx.
+ */
+export const REMEMBERED_ANSWERING = 10_000;
 
 /**
  * Requests first: webhook delivery shares the cores with the API (and, when it runs in the
@@ -28,7 +35,7 @@ export class DeliveryPacer {
   private readonly answering = new Lane();
   private readonly others = new Lane();
   /** The subscriptions whose receiver answered their last attempt here with a 2xx. */
-  private readonly answered = new Set<string>();
+  private readonly answered = new LRUCache<string, true>({ max: REMEMBERED_ANSWERING });
 
   constructor(private readonly activity: RequestActivity) {}
 
@@ -47,7 +54,7 @@ export class DeliveryPacer {
 
   /** What the subscription's receiver did with its last attempt: its lane from now on. */
   attempted(subscriptionId: string, succeeded: boolean): void {
-    if (succeeded) this.answered.add(subscriptionId);
+    if (succeeded) this.answered.set(subscriptionId, true);
     else this.answered.delete(subscriptionId);
   }
 
