@@ -26,11 +26,18 @@ echo "expand/contract: ${previous:0:12} (before $(git log -1 --format=%s "$newes
 git worktree add --detach --quiet "$work/previous" "$previous"
 # The previous release's dependencies are this checkout's, or older ones it does not import.
 ln -s "$PWD/node_modules" "$work/previous/node_modules"
-# Built by its own scripts: the service, and the sandbox where that release has one.
-(cd "$work/previous" && npm run --silent build:service >/dev/null)
-if [ -f "$work/previous/scripts/start.mjs" ]; then
-  (cd "$work/previous" && npm run --silent build:sandbox >/dev/null)
-fi
+# Compiled as this checkout compiles (SWC, with its .swcrc files) rather than by that release's
+# own scripts: the same JavaScript as its `tsc` build where it had one, without checking its types
+# again (they were checked when it landed), for a tenth of the CPU. The service, and the sandbox
+# where that release has one.
+compile() { # <folder in the previous release> <.swcrc>
+  (cd "$work/previous/$1" && node "$root/node_modules/@swc/cli/bin/swc.js" src --out-dir dist \
+    --strip-leading-paths --config-file "$2" --quiet \
+    --ignore '**/*.spec.ts' --ignore '**/*.integration-spec.ts' --ignore 'src/testing/**')
+}
+root=$PWD
+compile . "$root/.swcrc"
+if [ -f "$work/previous/scripts/start.mjs" ]; then compile sandbox "$root/sandbox/.swcrc"; fi
 
 # Migrated by this checkout, as a deployment's first step does; then the previous release on it
 # (demo mode: its own migrations are found applied, its demo users and data are seeded).
