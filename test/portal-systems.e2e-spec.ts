@@ -1,10 +1,13 @@
+import { jest } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { seriousAccessibilityViolations } from './support/accessibility.js';
-import { launchChromium } from './support/chromium.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from './support/chromium.js';
 import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { TestApp } from './support/test-app.js';
 import { waitUntil } from './support/wait-until.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 describe('the reference portal’s Systems view in Chromium', () => {
   let browser: Browser | null;

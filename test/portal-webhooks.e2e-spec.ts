@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { OperationsGateway } from '../src/operations/operations.gateway.js';
@@ -7,7 +8,7 @@ import {
   anOperationsDetail,
   anOperationsProcess,
 } from '../src/testing/operations-process.factory.js';
-import { launchChromium } from './support/chromium.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from './support/chromium.js';
 import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
@@ -15,6 +16,8 @@ import { waitUntil } from './support/wait-until.js';
 import { verifiedNow, WebhookReceiver } from './webhooks/support/webhook-receiver.js';
 
 const NUMERO = 'IMP-2026-000001';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 describe('the reference portal’s Webhooks view in Chromium', () => {
   const gateway = new FakeOperationsGateway();

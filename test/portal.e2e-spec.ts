@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,7 @@ import {
 } from '../src/testing/operations-process.factory.js';
 import { FakeOperationsGateway } from '../src/testing/fake-operations.gateway.js';
 import { seriousAccessibilityViolations } from './support/accessibility.js';
-import { launchChromium } from './support/chromium.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from './support/chromium.js';
 import { PORTAL_SCREENSHOTS, preparePortalSuite } from './support/portal-suite.js';
 import { serveStaticFiles } from './support/static-files-server.js';
 import { syncNow } from './support/sync-now.js';
@@ -166,6 +167,8 @@ async function markerOverlaps(page: Page): Promise<{ overlapping: string[]; grou
     return { overlapping, groups: document.querySelectorAll('#results .timeline-group').length };
   })()`);
 }
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 describe('the reference portal in Chromium', () => {
   const gateway = new FakeOperationsGateway();

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
+/**
+ * How long a browser suite's test may take: a flow through the portal takes 5–10 s alone and half
+ * as long again beside CI's other work, so Jest's 30 s would leave little room on a slower machine.
+ */
+export const BROWSER_TEST_TIMEOUT_MS = 60_000;
+
 /** Debian's Chromium (`apt-get install chromium`); `.ci/run` installs it when missing. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
