@@ -4,7 +4,7 @@ import type { DestinationStream } from 'pino';
 import { LOG_DESTINATION } from '../src/logging/root-logger.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { closedPort } from '../src/testing/closed-port.js';
-import { createEmptyTestDatabase } from '../src/testing/test-database.js';
+import { createEmptyTestDatabase, type TestDatabase } from '../src/testing/test-database.js';
 import { syncNow } from './support/sync-now.js';
 import { TestApp } from './support/test-app.js';
 
@@ -178,15 +178,20 @@ describe('Logs', () => {
 /** The built service (`node dist/main.js`) failing to start, as an orchestrator's log collector sees it. */
 describe('Start-up failures', () => {
   const ROOT = fileURLToPath(new URL('..', import.meta.url));
+  let unmigrated: TestDatabase;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     // Builds dist/ only when it is missing or older than the sources (as `npm start` does).
     execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], {
       cwd: ROOT,
       stdio: 'pipe',
       timeout: 180_000,
     });
+    // Here, not in the test: the first empty database on a machine runs an initdb.
+    unmigrated = await createEmptyTestDatabase('pglite');
   }, 200_000);
+
+  afterAll(() => unmigrated?.drop());
 
   /** Runs the service with only this environment; its exit code and every line it wrote. */
   function start(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
@@ -223,12 +228,11 @@ describe('Start-up failures', () => {
   });
 
   it('refuses a database not migrated yet, saying what to run', async () => {
-    const unmigrated = await createEmptyTestDatabase('pglite');
     const { code, lines } = await start({
       JWT_SECRET: 'startup-test-secret-that-is-long-enough-0123456789',
       OPERATIONS_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
       PGLITE_DIR: unmigrated.options.pgliteDir,
-    }).finally(() => unmigrated.drop());
+    });
 
     expect(code).toBe(1);
     const errors = errorLines(lines);

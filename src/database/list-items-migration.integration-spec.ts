@@ -6,7 +6,11 @@ import { drizzle, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { renderMissingListItems } from '../sync/list-items-backfill.js';
 import { migrationsBefore } from '../testing/migrations-before.js';
-import { createEmptyTestDatabase } from '../testing/test-database.js';
+import {
+  createEmptyTestDatabase,
+  EMPTY_TEMPLATE_TIMEOUT_MS,
+  prepareEmptyTestDatabases,
+} from '../testing/test-database.js';
 import { LIST_ITEM_SHAPE } from './schema/process-list-items.js';
 import * as schema from './schema.js';
 import { rowsOf } from './sql-rows.js';
@@ -34,6 +38,8 @@ async function onDatabaseBefore(
     rmSync(earlier, { recursive: true, force: true });
   }
 }
+
+beforeAll(prepareEmptyTestDatabases, EMPTY_TEMPLATE_TIMEOUT_MS);
 
 describe('migration 0015 (process list items)', () => {
   it('leaves the list item of every process stored before it to the backfill, which renders it as the API sends it', async () => {

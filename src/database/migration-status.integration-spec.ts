@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import {
   createEmptyTestDatabase,
+  EMPTY_TEMPLATE_TIMEOUT_MS,
+  prepareEmptyTestDatabases,
   TEST_DATABASE_TARGETS,
   type TestDatabase,
 } from '../testing/test-database.js';
@@ -18,6 +20,7 @@ describe.each(TEST_DATABASE_TARGETS)('Migration status (%s)', (target) => {
   let testDatabase: TestDatabase;
   let database: DatabaseService;
 
+  beforeAll(prepareEmptyTestDatabases, EMPTY_TEMPLATE_TIMEOUT_MS);
   beforeEach(async () => {
     testDatabase = await createEmptyTestDatabase(target);
     database = await DatabaseService.connect(testDatabase.options);

@@ -6,6 +6,8 @@ import pg from 'pg';
 import { migrationsBefore } from '../testing/migrations-before.js';
 import {
   createEmptyTestDatabase,
+  EMPTY_TEMPLATE_TIMEOUT_MS,
+  prepareEmptyTestDatabases,
   TEST_DATABASE_TARGETS,
   type TestDatabase,
 } from '../testing/test-database.js';
@@ -26,6 +28,7 @@ describe.each(TEST_DATABASE_TARGETS)('Online migration steps (%s)', (target) => 
   let testDatabase: TestDatabase;
   let database: DatabaseService;
 
+  beforeAll(prepareEmptyTestDatabases, EMPTY_TEMPLATE_TIMEOUT_MS);
   beforeEach(async () => {
     testDatabase = await createEmptyTestDatabase(target);
     database = await DatabaseService.connect(testDatabase.options);

@@ -12,7 +12,12 @@ import { OperationsGateway } from '../operations/operations.gateway.js';
 import { SyncService } from '../sync/sync.service.js';
 import { FakeOperationsGateway } from '../testing/fake-operations.gateway.js';
 import { anEvent, anOperationsProcess } from '../testing/operations-process.factory.js';
-import { createEmptyTestDatabase, createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import {
+  createEmptyTestDatabase,
+  createTestDatabase,
+  EMPTY_TEMPLATE_TIMEOUT_MS,
+  type TestDatabase,
+} from '../testing/test-database.js';
 import { DemoModule } from './demo.module.js';
 import { DemoSeeder } from './demo-seeder.service.js';
 import { DEMO_USERS } from './demo-users.js';
@@ -73,7 +78,7 @@ describe(DemoSeeder.name, () => {
       moduleRef = await startDemoModules(true, testDatabase.options.pgliteDir);
       expect(moduleRef.get(InitialDataState).isReady).toBe(false);
       await moduleRef.get(InitialDataState).whenReady();
-    }, 60_000);
+    }, EMPTY_TEMPLATE_TIMEOUT_MS);
 
     afterAll(async () => {
       await moduleRef.close();

@@ -72,6 +72,21 @@ export async function createTestDatabase(target: 'pglite' | 'postgres'): Promise
   };
 }
 
+/**
+ * How long a hook that builds the empty PGlite cluster may take: the first on a machine runs an
+ * initdb, which beside CI's other work takes longer than Jest's 30 s.
+ */
+export const EMPTY_TEMPLATE_TIMEOUT_MS = 120_000;
+
+/**
+ * Builds the empty PGlite cluster {@link createEmptyTestDatabase} copies, when this machine has none
+ * yet: from a `beforeAll` given {@link EMPTY_TEMPLATE_TIMEOUT_MS}, so that no test or 30 s hook
+ * pays for the initdb.
+ */
+export async function prepareEmptyTestDatabases(): Promise<void> {
+  await pgliteEmptyTemplate();
+}
+
 /** A database with nothing in it, not even the migrations' bookkeeping: what a deployment starts from. */
 export async function createEmptyTestDatabase(target: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (target === 'pglite') {
