@@ -39,7 +39,7 @@ async function onDatabaseBefore(
   }
 }
 
-beforeAll(prepareEmptyTestDatabases, EMPTY_TEMPLATE_TIMEOUT_MS);
+beforeAll(() => prepareEmptyTestDatabases('pglite'), EMPTY_TEMPLATE_TIMEOUT_MS);
 
 describe('migration 0015 (process list items)', () => {
   it('leaves the list item of every process stored before it to the backfill, which renders it as the API sends it', async () => {

@@ -20,7 +20,7 @@ describe.each(TEST_DATABASE_TARGETS)('Migration status (%s)', (target) => {
   let testDatabase: TestDatabase;
   let database: DatabaseService;
 
-  beforeAll(prepareEmptyTestDatabases, EMPTY_TEMPLATE_TIMEOUT_MS);
+  beforeAll(() => prepareEmptyTestDatabases(target), EMPTY_TEMPLATE_TIMEOUT_MS);
   beforeEach(async () => {
     testDatabase = await createEmptyTestDatabase(target);
     database = await DatabaseService.connect(testDatabase.options);

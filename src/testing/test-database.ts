@@ -81,10 +81,10 @@ export const EMPTY_TEMPLATE_TIMEOUT_MS = 120_000;
 /**
  * Builds the empty PGlite cluster {@link createEmptyTestDatabase} copies, when this machine has none
  * yet: from a `beforeAll` given {@link EMPTY_TEMPLATE_TIMEOUT_MS}, so that no test or 30 s hook
- * pays for the initdb.
+ * pays for the initdb. A PostgreSQL server needs nothing prepared.
  */
-export async function prepareEmptyTestDatabases(): Promise<void> {
-  await pgliteEmptyTemplate();
+export async function prepareEmptyTestDatabases(target: 'pglite' | 'postgres'): Promise<void> {
+  if (target === 'pglite') await pgliteEmptyTemplate();
 }
 
 /** A database with nothing in it, not even the migrations' bookkeeping: what a deployment starts from. */
