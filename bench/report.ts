@@ -1,4 +1,5 @@
 /** Pure formatting of harness results: no I/O, so a test pins the table's shape. */
+import type { DriveResult } from './driver.js';
 
 export const SCENARIOS = [
   'list-default',
@@ -63,6 +64,11 @@ export function warmupSettled(cpuPerRequest: readonly number[]): boolean {
   if (cpuPerRequest.length < 2) return false;
   const [previous, last] = cpuPerRequest.slice(-2) as [number, number];
   return Math.abs(last - previous) <= SETTLED_WITHIN * Math.max(last, previous);
+}
+
+/** The service's CPU a request over a driver's run, ms (NaN when the run read no CPU). */
+export function cpuPerRequest(result: DriveResult): number {
+  return (result.serverCpuMs ?? Number.NaN) / result.requests;
 }
 
 export function median(values: readonly number[]): number {

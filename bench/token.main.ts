@@ -6,9 +6,8 @@ import { DatabaseService } from '../src/database/database.service.js';
 import { clientApplications } from '../src/database/schema.js';
 import { eq } from 'drizzle-orm';
 import { BENCH_USERS } from './dataset.js';
-import type { DriveResult } from './driver.js';
 import { startDriver } from './driver-process.js';
-import { median } from './report.js';
+import { cpuPerRequest, median } from './report.js';
 import { login, startService, stopService } from './service-process.js';
 
 const USAGE = `Usage: npm run bench:token -- --database-url postgres://... [--seconds 10] [--connections 16]
@@ -119,10 +118,6 @@ async function main(): Promise<void> {
     await database.db.delete(clientApplications).where(eq(clientApplications.ownerId, owner));
     await database.close();
   }
-}
-
-function cpuPerRequest(result: DriveResult): number {
-  return (result.serverCpuMs ?? Number.NaN) / result.requests;
 }
 
 /** bench-acme, as `npm run bench:load` creates it, or created here (then its list is empty). */

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { BENCH_USERS, type BenchUserKey } from './dataset.js';
 import type { DriveResult } from './driver.js';
 import { startDriver } from './driver-process.js';
-import { median } from './report.js';
+import { cpuPerRequest, median } from './report.js';
 import { login, startService, stopService } from './service-process.js';
 
 const USAGE = `Usage: npm run bench:tracing -- --database-url postgres://... [--pairs 3] [--seconds 15]
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
       const cpu: Record<'off' | 'on', number> = { off: Number.NaN, on: Number.NaN };
       for (const tracing of ['off', 'on'] as const) {
         const result = await measure(options, tracing === 'on' ? receiver.url : null, driver);
-        cpu[tracing] = (result.serverCpuMs ?? Number.NaN) / result.requests;
+        cpu[tracing] = cpuPerRequest(result);
         const ratio = tracing === 'on' ? `${(cpu.on / cpu.off).toFixed(2)}x` : '';
         log(
           `| ${pair} | ${tracing} | ${result.requests} | ${result.rps.toFixed(0)} | ${result.p99} | ` +
