@@ -11,12 +11,13 @@ AND (c.lease_expires_at IS NULL OR c.lease_expires_at <= $4::timestamptz)
 AND c.position < (SELECT last_position FROM change_feed_head)
 -- A disabled user's webhooks wait, as their tokens do.
 AND EXISTS (SELECT 1 FROM users u WHERE u.id = c.owner_id AND u.active)
+AND c.id NOT IN (SELECT json_array_elements_text($5::json)::uuid)
 ORDER BY c.next_attempt_at NULLS FIRST, c.id
-LIMIT $5
+LIMIT $6
 FOR UPDATE SKIP LOCKED)
 RETURNING s.id, s.url, s.kinds, s.customer_ids, s.position::text, s.failed_attempts, s.secret,
 ARRAY(SELECT r.secret FROM webhook_retired_secrets r
-WHERE r.subscription_id = s.id AND r.expires_at > $6::timestamptz
+WHERE r.subscription_id = s.id AND r.expires_at > $7::timestamptz
 ORDER BY r.expires_at DESC) AS retired_secrets;
 
 -- nextChange: every customer, every kind

@@ -146,13 +146,19 @@ export class DeliveryRepository {
 
   /**
    * Leases up to `limit` active subscriptions of active users that have a change to look at and
-   * are due at `now`.
+   * are due at `now`, except those in `workedHere` (still being worked by the claiming instance).
    */
   @GenerateSql({
     name: 'the due ones',
-    params: ['instance-1', DummyValue.INSTANT, new Date('2026-03-01T06:01:00Z'), 10],
+    params: ['instance-1', DummyValue.INSTANT, new Date('2026-03-01T06:01:00Z'), 10, [DummyValue.UUID]],
   })
-  async claim(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<LeasedSubscription[]> {
+  async claim(
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    workedHere: readonly string[],
+  ): Promise<LeasedSubscription[]> {
     const rows = await rowsOf<LeasedRow>(
       this.database.db,
       sql`UPDATE webhook_subscriptions s
@@ -165,6 +171,7 @@ export class DeliveryRepository {
                 AND c.position < (SELECT last_position FROM change_feed_head)
                 -- A disabled user's webhooks wait, as their tokens do.
                 AND EXISTS (SELECT 1 FROM users u WHERE u.id = c.owner_id AND u.active)
+                AND c.id NOT IN (SELECT json_array_elements_text(${JSON.stringify(workedHere)}::json)::uuid)
               ORDER BY c.next_attempt_at NULLS FIRST, c.id
               LIMIT ${limit}
               FOR UPDATE SKIP LOCKED)

@@ -131,9 +131,14 @@ export class WebhookDeliverer {
     const room = SUBSCRIPTIONS_IN_FLIGHT - this.working.size;
     if (room <= 0 || this.stopping.signal.aborted) return;
     const now = this.clock.now();
-    const claimed = await this.repository.claim(this.instanceId, now, this.leaseFrom(now), room);
+    // Not those still being worked here. One whose work is ending has given its lease back but is
+    // still in `working` until that write's answer comes: leased again here and then skipped below,
+    // it would be held by no work until the new lease ran out (a retry 20 s late; on a stopped test
+    // clock, never made).
+    const workedHere = [...this.working.keys()];
+    const claimed = await this.repository.claim(this.instanceId, now, this.leaseFrom(now), room, workedHere);
     for (const subscription of claimed) {
-      // Still being worked here (its lease ran out meanwhile and this instance took it again).
+      // Started meanwhile by a claim beside this one (a drain's beside a wake's): worked once.
       if (this.working.has(subscription.id)) continue;
       const work = this.work(subscription, paced).finally(() => {
         this.working.delete(subscription.id);
