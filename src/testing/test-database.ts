@@ -1,5 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,6 +43,19 @@ export interface TestDatabase {
 
 const MIGRATIONS = resolve(import.meta.dirname, '../../migrations');
 const TEMPLATES = resolve(import.meta.dirname, '../../node_modules/.cache/process-lookup-tests');
+/**
+ * Where each test's copy of a PGlite cluster (40 MB) lives: in memory (tmpfs) where the machine has
+ * one. On this project's 2-core machines a copy and its removal cost about 0.5 s of CPU on disk
+ * against 0.08 s in memory, and a suite makes hundreds.
+ */
+const THROWAWAY_CLUSTERS = ((): string => {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+})();
 const PGLITE_VERSION = (
   JSON.parse(
     readFileSync(
@@ -50,7 +73,7 @@ const PGLITE_VERSION = (
  */
 export async function createTestDatabase(target: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (target === 'pglite') {
-    const directory = join(tmpdir(), `pls-test-${randomBytes(6).toString('hex')}`);
+    const directory = join(THROWAWAY_CLUSTERS, `pls-test-${randomBytes(6).toString('hex')}`);
     cpSync(await pgliteTemplate(), directory, { recursive: true });
     return {
       options: { url: null, pgliteDir: directory },
@@ -90,7 +113,7 @@ export async function prepareEmptyTestDatabases(target: 'pglite' | 'postgres'): 
 /** A database with nothing in it, not even the migrations' bookkeeping: what a deployment starts from. */
 export async function createEmptyTestDatabase(target: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (target === 'pglite') {
-    const directory = join(tmpdir(), `pls-test-${randomBytes(6).toString('hex')}`);
+    const directory = join(THROWAWAY_CLUSTERS, `pls-test-${randomBytes(6).toString('hex')}`);
     cpSync(await pgliteEmptyTemplate(), directory, { recursive: true });
     return {
       options: { url: null, pgliteDir: directory },
