@@ -10,17 +10,19 @@ import { cpuPerRequest, median } from './report.js';
 import { login, startService, stopService } from './service-process.js';
 
 const USAGE = `Usage: npm run bench:tracing -- --database-url postgres://... [--pairs 3] [--seconds 15]
-        [--warmup 10] [--connections 4] [--user staff|largeCustomer] [--path /api/processes?pageSize=20]
-        [--node-flags "--cpu-prof --cpu-prof-dir=DIR"]
+        [--slice 3] [--warmup 10] [--connections 4] [--user staff|largeCustomer]
+        [--path /api/processes?pageSize=20] [--node-flags "--cpu-prof --cpu-prof-dir=DIR"]
 
 What tracing costs a request: the service's CPU a request on --path (a loaded bench database, npm
-run bench:load) with tracing off and on, in --pairs interleaved pairs (off, on, off, on...), each
-run a fresh service (its own build, started as npm start starts it: with the tracing module
-imported first). On: OTEL_EXPORTER_OTLP_ENDPOINT set to an OTLP/HTTP receiver in this process,
-which answers every export 200 and keeps nothing; the default sampler, protocol and batching.
-Each run warms up for --warmup seconds, then the CPU (user + system, /proc) is read around
---seconds of load from the harness's driver (autocannon, its own process). Judged on the median of
-the pairs' on/off ratios. --node-flags adds node flags to every run's service (a profiler's).`;
+run bench:load) with tracing off and on, in --pairs pairs. A pair is two fresh services, running
+side by side (each its own build, started as npm start starts it: with the tracing module imported
+first), one with tracing off and one with it on: OTEL_EXPORTER_OTLP_ENDPOINT set to an OTLP/HTTP
+receiver in this process, which answers every export 200 and keeps nothing; the default sampler,
+protocol and batching. Each is warmed up for --warmup seconds, then they are driven in turns of
+--slice seconds (off, on, off, on...) until each has had --seconds, by the harness's driver
+(autocannon, its own process); a service's CPU (user + system, /proc) is read around each of its
+turns. Judged on the median of the pairs' on/off ratios. --node-flags adds node flags to every
+service (a profiler's).`;
 
 /** The tracing module `npm start` imports before the service: this file runs from <build>/bench/. */
 const TRACING_REGISTER = join(dirname(fileURLToPath(import.meta.url)), '../src/tracing/register.js');
@@ -29,6 +31,7 @@ interface Options {
   url: string;
   pairs: number;
   seconds: number;
+  slice: number;
   warmup: number;
   connections: number;
   user: BenchUserKey;
@@ -42,6 +45,7 @@ function parseOptions(): Options | null {
       'database-url': { type: 'string' },
       pairs: { type: 'string', default: '3' },
       seconds: { type: 'string', default: '15' },
+      slice: { type: 'string', default: '3' },
       warmup: { type: 'string', default: '10' },
       connections: { type: 'string', default: '4' },
       user: { type: 'string', default: 'staff' },
@@ -61,6 +65,7 @@ function parseOptions(): Options | null {
     url: values['database-url'],
     pairs: Number(values.pairs),
     seconds: Number(values.seconds),
+    slice: Number(values.slice),
     warmup: Number(values.warmup),
     connections: Number(values.connections),
     user: values.user as BenchUserKey,
@@ -87,6 +92,14 @@ async function startReceiver(): Promise<{ server: Server; url: string; exports: 
   return { server, url: `http://127.0.0.1:${port}`, exports: () => exports };
 }
 
+type Tracing = 'off' | 'on';
+
+/** A service under measurement, and the driver's run against it. */
+interface Measured {
+  service: Awaited<ReturnType<typeof startService>>;
+  run(durationSeconds: number): Promise<DriveResult>;
+}
+
 async function main(): Promise<void> {
   const options = parseOptions();
   if (options === null) return;
@@ -98,10 +111,10 @@ async function main(): Promise<void> {
     log('| pair | tracing | requests | req/s | p99 ms | CPU a request, ms | on/off |');
     log('|---|---|---|---|---|---|---|');
     for (let pair = 1; pair <= options.pairs; pair++) {
-      const cpu: Record<'off' | 'on', number> = { off: Number.NaN, on: Number.NaN };
+      const results = await measurePair(options, receiver.url, driver);
+      const cpu = { off: cpuPerRequest(results.off), on: cpuPerRequest(results.on) };
       for (const tracing of ['off', 'on'] as const) {
-        const result = await measure(options, tracing === 'on' ? receiver.url : null, driver);
-        cpu[tracing] = cpuPerRequest(result);
+        const result = results[tracing];
         const ratio = tracing === 'on' ? `${(cpu.on / cpu.off).toFixed(2)}x` : '';
         log(
           `| ${pair} | ${tracing} | ${result.requests} | ${result.rps.toFixed(0)} | ${result.p99} | ` +
@@ -118,12 +131,41 @@ async function main(): Promise<void> {
   }
 }
 
-/** One run on a fresh service: warmed up, then measured. */
-async function measure(
+/**
+ * One pair: a fresh service with tracing off and one with it on, both running throughout, each
+ * warmed up, then driven in turns of --slice seconds until each has had --seconds. Measured in
+ * turns, both see the same moments of a shared machine's noise, which on a VM moves a run's CPU a
+ * request by 20% from one minute to the next.
+ */
+async function measurePair(
+  options: Options,
+  otlpEndpoint: string,
+  driver: ReturnType<typeof startDriver>,
+): Promise<Record<Tracing, DriveResult>> {
+  const started: Measured[] = [];
+  try {
+    for (const tracing of ['off', 'on'] as const) {
+      started.push(await startMeasured(options, tracing === 'on' ? otlpEndpoint : null, driver));
+    }
+    const [off, on] = started as [Measured, Measured];
+    for (const measured of started) await measured.run(options.warmup);
+    const turns: Record<Tracing, DriveResult[]> = { off: [], on: [] };
+    for (let measuredSeconds = 0; measuredSeconds < options.seconds; measuredSeconds += options.slice) {
+      const seconds = Math.min(options.slice, options.seconds - measuredSeconds);
+      turns.off.push(await off.run(seconds));
+      turns.on.push(await on.run(seconds));
+    }
+    return { off: combined(turns.off), on: combined(turns.on) };
+  } finally {
+    for (const { service } of started) await stopService(service.child);
+  }
+}
+
+async function startMeasured(
   options: Options,
   otlpEndpoint: string | null,
   driver: ReturnType<typeof startDriver>,
-): Promise<DriveResult> {
+): Promise<Measured> {
   const service = await startService({
     url: options.url,
     pgliteDir: null,
@@ -131,10 +173,11 @@ async function measure(
     nodeFlags: [...options.nodeFlags, '--import', TRACING_REGISTER],
     env: otlpEndpoint === null ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint },
   });
-  try {
-    const { username, password } = BENCH_USERS[options.user];
-    const token = await login(service.url, username, password);
-    const run = (durationSeconds: number) =>
+  const { username, password } = BENCH_USERS[options.user];
+  const token = await login(service.url, username, password);
+  return {
+    service,
+    run: (durationSeconds) =>
       driver.run({
         url: service.url,
         paths: [options.path],
@@ -142,12 +185,24 @@ async function measure(
         connections: options.connections,
         durationSeconds,
         serverPid: service.child.pid!,
-      });
-    await run(options.warmup);
-    return await run(options.seconds);
-  } finally {
-    await stopService(service.child);
-  }
+      }),
+  };
+}
+
+/** The turns of one service as one run: counts and CPU summed, rates over the time driven, worst p99. */
+function combined(turns: readonly DriveResult[]): DriveResult {
+  const sum = (pick: (turn: DriveResult) => number) => turns.reduce((total, turn) => total + pick(turn), 0);
+  const requests = sum((turn) => turn.requests);
+  const seconds = sum((turn) => turn.requests / turn.rps);
+  return {
+    ...turns[0]!,
+    requests,
+    rps: requests / seconds,
+    p99: Math.max(...turns.map((turn) => turn.p99)),
+    errors: sum((turn) => turn.errors),
+    serverCpuMs: sum((turn) => turn.serverCpuMs ?? Number.NaN),
+    serverOffMainCpuMs: sum((turn) => turn.serverOffMainCpuMs ?? Number.NaN),
+  };
 }
 
 main().catch((error: unknown) => {
