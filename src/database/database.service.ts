@@ -14,6 +14,7 @@ import pg from 'pg';
 import { logConnectionLoss } from './connection-loss.js';
 import { applySessionSettings } from './session-settings.js';
 import { watchForSilence } from './silence-watchdog.js';
+import { TracedPgClient } from './traced-pg-client.js';
 import {
   PostgresNotificationListener,
   type NotificationHandler,
@@ -88,6 +89,8 @@ export class DatabaseService implements OnApplicationShutdown {
     if (options.url !== null) {
       const pool = new pg.Pool({
         connectionString: options.url,
+        // Statements inside a traced request are spans of it (nothing is recorded untraced).
+        Client: TracedPgClient,
         max: 10,
         application_name: 'process-lookup',
         keepAlive: true,

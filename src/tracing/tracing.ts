@@ -1,7 +1,6 @@
 import { register } from 'node:module';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
@@ -13,7 +12,8 @@ const DEFAULT_SERVICE_NAME = 'process-lookup';
 /**
  * Starts the OpenTelemetry SDK: traces only, exported over OTLP as the standard `OTEL_*`
  * variables say (endpoint, protocol, sampler, batch delays), with spans for HTTP requests in and
- * out, database statements and Redis commands, and the current trace in every pino log line.
+ * out and Redis commands, and the current trace in every pino log line; database statements are
+ * spans of `TracedPgClient`.
  * Requests in get their span from `serverSpanMiddleware`, installed by the app when tracing is on.
  */
 export async function startTracing(): Promise<void> {
@@ -28,9 +28,8 @@ export async function startTracing(): Promise<void> {
       // started by `serverSpanMiddleware`, which costs far less than the instrumentation's.
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       // Background work (sync, deliveries, leases) outside a traced request makes no trace of its
-      // own for every statement or command; taking a pooled connection is no span of its own.
-      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      // The command's name, not its arguments: the rate limiter's is a Lua script a request.
+      // own for every command. The command's name, not its arguments: the rate limiter's is a Lua
+      // script a request. (Statements get their spans from `TracedPgClient`, the database's client.)
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
       // Log lines carry trace_id and span_id; the logs themselves stay on stdout.
       new PinoInstrumentation({ disableLogSending: true }),
