@@ -18,7 +18,9 @@ const requestTracer = provider.getTracer('request');
 function aClient(answer: (text: string) => Error | null) {
   const answering = (...args: unknown[]): unknown => {
     const [config] = args;
-    const error = answer(typeof config === 'string' ? config : (config as pg.QueryConfig).text);
+    const error = answer(
+      typeof config === 'string' ? config : String((config as pg.QueryConfig | null)?.text),
+    );
     const callback = args.at(-1);
     if (typeof callback === 'function') {
       queueMicrotask(() =>
@@ -119,6 +121,15 @@ describe(TracedPgClient.name, () => {
         status: { code: SpanStatusCode.ERROR, message: 'canceling statement due to statement timeout' },
       },
     ]);
+  });
+
+  it('leaves a call with no statement to pg, which refuses it with its own error', async () => {
+    const client = aClient(() => null);
+
+    await inRequest(() => client.query(null as unknown as string));
+
+    expect(pg.Client.prototype.query).toHaveBeenCalledWith(null);
+    expect(statementSpans()).toEqual([]);
   });
 
   it('makes no span for a statement outside a trace (sync, leases, migrations)', async () => {

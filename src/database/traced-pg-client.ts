@@ -29,9 +29,12 @@ export class TracedPgClient extends pg.Client {
 
   private traced(untraced: Query, args: unknown[]): unknown {
     const [config] = args;
-    const text = typeof config === 'string' ? config : (config as pg.QueryConfig).text;
-    const prepared = typeof config === 'object' ? (config as pg.QueryConfig).name : undefined;
-    const span = tracer.startSpan(prepared ?? `${commandOf(text)} ${this.database}`, {
+    const text: unknown = typeof config === 'string' ? config : (config as pg.QueryConfig | null)?.text;
+    // No statement to name: pg refuses it with its own error.
+    if (typeof text !== 'string') return untraced(...args);
+    const prepared = (config as pg.QueryConfig).name;
+    const operation = prepared ?? [commandOf(text), this.database].filter(Boolean).join(' ');
+    const span = tracer.startSpan(operation, {
       kind: SpanKind.CLIENT,
       attributes: {
         'db.system.name': 'postgresql',
