@@ -46,7 +46,7 @@ const TEMPLATES = resolve(import.meta.dirname, '../../node_modules/.cache/proces
 /**
  * Where each test's copy of a PGlite cluster (40 MB) lives: in memory (tmpfs) where the machine has
  * one. On this project's 2-core machines a copy and its removal cost about 0.5 s of CPU on disk
- * against 0.08 s in memory, and a suite makes hundreds.
+ * against 0.08 s in memory.
  */
 const THROWAWAY_CLUSTERS = ((): string => {
   try {
