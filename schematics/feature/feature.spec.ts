@@ -27,7 +27,6 @@ describe('nest g feature', () => {
   });
 
   it('writes the module, its specs for every tier and its config, named after the feature', () => {
-
     expect(tree.files.filter((path) => !EDITED.includes(path.slice(1))).sort()).toEqual([
       '/src/customs-invoices/customs-invoices.config.ts',
       '/src/customs-invoices/customs-invoices.controller.ts',

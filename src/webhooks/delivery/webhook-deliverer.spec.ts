@@ -14,13 +14,6 @@ import { RETRY_DELAYS_MS } from './retry-schedule.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import type { TransportOutcome, WebhookTransport } from './webhook-transport.js';
 
-/** An API that is idle: nothing is paced. */
-class IdleApi extends RequestActivity {
-  override servingRequests(): boolean {
-    return false;
-  }
-}
-
 /** Resolves after the promises and I/O queued so far have run. */
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -117,7 +110,8 @@ describe(WebhookDeliverer.name, () => {
       {} as DatabaseService,
       clock,
       { attempted: () => {}, delivered: () => {} },
-      new DeliveryPacer(new IdleApi()),
+      // An API serving no requests: nothing is paced.
+      new DeliveryPacer(new RequestActivity()),
     );
 
     // The first attempt fails: its outcome is written (the lease given back with it), and the
