@@ -21,7 +21,8 @@ function aClient(answer: (text: string) => Error | null) {
     const error = answer(
       typeof config === 'string' ? config : String((config as pg.QueryConfig | null)?.text),
     );
-    const callback = args.at(-1);
+    // As pg reads its arguments: the callback after the values, or in their place.
+    const callback = typeof args[1] === 'function' ? args[1] : args[2];
     if (typeof callback === 'function') {
       queueMicrotask(() =>
         (callback as (error: Error | null, result?: unknown) => void)(error, { rows: [] }),
@@ -128,7 +129,7 @@ describe(TracedPgClient.name, () => {
 
     await inRequest(() => client.query(null as unknown as string));
 
-    expect(pg.Client.prototype.query).toHaveBeenCalledWith(null);
+    expect(pg.Client.prototype.query).toHaveBeenCalledWith(null, undefined, undefined);
     expect(statementSpans()).toEqual([]);
   });
 
@@ -137,6 +138,7 @@ describe(TracedPgClient.name, () => {
 
     await client.query('SELECT 1');
 
+    expect(pg.Client.prototype.query).toHaveBeenCalledWith('SELECT 1', undefined, undefined);
     expect(exporter.getFinishedSpans()).toEqual([]);
   });
 });

@@ -21,17 +21,18 @@ export class TracedPgClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
     const untraced = super.query.bind(this) as Query;
-    this.query = ((...args: unknown[]) =>
+    // pg's query takes at most three arguments, and treats one left undefined as one not given:
+    // named parameters spare every untraced statement a rest array and a spread.
+    this.query = ((config: unknown, values?: unknown, callback?: unknown) =>
       trace.getActiveSpan() === undefined
-        ? untraced(...args)
-        : this.traced(untraced, args)) as pg.Client['query'];
+        ? untraced(config, values, callback)
+        : this.traced(untraced, config, values, callback)) as pg.Client['query'];
   }
 
-  private traced(untraced: Query, args: unknown[]): unknown {
-    const [config] = args;
+  private traced(untraced: Query, config: unknown, values: unknown, callback: unknown): unknown {
     const text: unknown = typeof config === 'string' ? config : (config as pg.QueryConfig | null)?.text;
     // No statement to name: pg refuses it with its own error.
-    if (typeof text !== 'string') return untraced(...args);
+    if (typeof text !== 'string') return untraced(config, values, callback);
     const prepared = (config as pg.QueryConfig).name;
     const operation = prepared ?? [commandOf(text), this.database].filter(Boolean).join(' ');
     const span = tracer.startSpan(operation, {
@@ -44,17 +45,16 @@ export class TracedPgClient extends pg.Client {
         'db.query.text': text,
       },
     });
-    // pg-pool passes a callback; drizzle, in a transaction, awaits the promise.
-    const last = args.length - 1;
-    const callback = args[last];
-    if (typeof callback === 'function') {
-      args[last] = (error: Error | null, result?: unknown) => {
+    // pg-pool passes a callback, after the values or in their place; drizzle, in a transaction,
+    // awaits the promise.
+    const [boundValues, done] = typeof values === 'function' ? [undefined, values] : [values, callback];
+    if (typeof done === 'function') {
+      return untraced(config, boundValues, (error: Error | null, result?: unknown) => {
         endStatementSpan(span, error);
-        (callback as Callback)(error, result);
-      };
-      return untraced(...args);
+        (done as Callback)(error, result);
+      });
     }
-    const result = untraced(...args);
+    const result = untraced(config, values);
     if (result instanceof Promise)
       result.then(
         () => endStatementSpan(span, null),

@@ -30,11 +30,15 @@ export class HttpLogger {
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     const startedAt = Date.now();
     const requestId = requestIdOf(request);
-    // A response closes once, whether it finished or its connection dropped first. Bound to the
-    // request's async context: that is where the line's trace_id and span_id come from when traced.
-    response.once(
-      'close',
-      AsyncResource.bind(() => this.logCompleted(request, response, requestId, Date.now() - startedAt)),
+    // A response closes once, whether it finished or its connection dropped first. The line is
+    // written in the request's async context: that is where its trace_id and span_id come from
+    // when traced. (Not `AsyncResource.bind`: on Node 20 it makes two deprecation wrappers a call,
+    // measured at 2% of a list request's CPU.)
+    const requestContext = new AsyncResource('HttpLogLine');
+    response.once('close', () =>
+      requestContext.runInAsyncScope(() =>
+        this.logCompleted(request, response, requestId, Date.now() - startedAt),
+      ),
     );
     next();
   };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { AuthenticatedUser } from '../../domain/authenticated-user.js';
 import type { Scope } from '../../domain/scopes.js';
-import { USER_ACCESS_TTL_MS } from '../users/user-access.service.js';
+import { ACCESS_CACHE_OPTIONS } from '../users/user-access.service.js';
 import { ClientsRepository } from './clients.repository.js';
 
 /** What a client's token acts as: its creator, with the visibility fixed at creation, and its scopes now. */
@@ -18,10 +18,7 @@ export interface ClientAccess {
  */
 @Injectable()
 export class ClientAccessService {
-  private readonly cache = new LRUCache<string, ClientAccess | 'revoked'>({
-    max: 10_000,
-    ttl: USER_ACCESS_TTL_MS,
-  });
+  private readonly cache = new LRUCache<string, ClientAccess | 'revoked'>(ACCESS_CACHE_OPTIONS);
 
   constructor(private readonly clients: ClientsRepository) {}
 

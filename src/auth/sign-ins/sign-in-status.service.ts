@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { USER_ACCESS_TTL_MS } from '../users/user-access.service.js';
+import { ACCESS_CACHE_OPTIONS } from '../users/user-access.service.js';
 import { SignInsRepository } from './sign-ins.repository.js';
 
 /**
  * Whether a sign-in still stands, for the access tokens that name it (`sid`). The database is what
- * every instance shares: each asks it again after {@link USER_ACCESS_TTL_MS}, so a logout or a reuse
- * revocation reaches every instance's access tokens within that time, and this one's at once.
+ * every instance shares: each asks it again once the access caches' `ttl` has passed
+ * ({@link ACCESS_CACHE_OPTIONS}), so a logout or a reuse revocation reaches every instance's
+ * access tokens within that time, and this one's at once.
  */
 @Injectable()
 export class SignInStatus {
-  private readonly ended = new LRUCache<string, boolean>({ max: 10_000, ttl: USER_ACCESS_TTL_MS });
+  private readonly ended = new LRUCache<string, boolean>(ACCESS_CACHE_OPTIONS);
 
   constructor(private readonly signIns: SignInsRepository) {}
 

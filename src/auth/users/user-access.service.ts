@@ -9,12 +9,19 @@ import { UsersRepository } from './users.repository.js';
  */
 export const USER_ACCESS_TTL_MS = 30_000;
 
+/**
+ * The caches of who may see what (users, sign-ins, clients), read on every request. The clock is
+ * read at each look-up (`ttlResolution: 0`): lru-cache's default keeps it for 1 ms and starts a
+ * timer to forget it, a timer a look-up.
+ */
+export const ACCESS_CACHE_OPTIONS = { max: 10_000, ttl: USER_ACCESS_TTL_MS, ttlResolution: 0 } as const;
+
 type Access = AuthenticatedUser | 'revoked';
 
 /** Resolves a token's subject to a live, active user with its current customers. */
 @Injectable()
 export class UserAccessService {
-  private readonly cache = new LRUCache<string, Access>({ max: 10_000, ttl: USER_ACCESS_TTL_MS });
+  private readonly cache = new LRUCache<string, Access>(ACCESS_CACHE_OPTIONS);
 
   constructor(private readonly users: UsersRepository) {}
 
