@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import sandbox from './sandbox/jest.config.js';
 
 /**
@@ -11,11 +12,16 @@ const { $schema: _schema, ...swcOptions } = JSON.parse(
   readFileSync(new URL('./.swcrc', import.meta.url), 'utf8'),
 );
 
+/** Jest's Node environment on an ordinary global object: globals read at full speed. */
+const PLAIN_GLOBAL_ENVIRONMENT = fileURLToPath(
+  new URL('./test/support/plain-global.environment.js', import.meta.url),
+);
+
 const shared = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swcOptions, swcrc: false }] },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testEnvironment: 'node',
+  testEnvironment: PLAIN_GLOBAL_ENVIRONMENT,
 };
 
 /** @type {import('jest').Config} */
@@ -52,7 +58,11 @@ export default {
     { ...shared, displayName: 'remote', rootDir: 'test', testMatch: ['**/*.remote-spec.ts'] },
     // The sandbox's own tiers, so that `npm test` is one run: two workers kept busy to the end,
     // rather than each tier waiting for its slowest file while the other core idles.
-    ...sandbox.projects.map((project) => ({ ...project, rootDir: 'sandbox/src' })),
+    ...sandbox.projects.map((project) => ({
+      ...project,
+      rootDir: 'sandbox/src',
+      testEnvironment: PLAIN_GLOBAL_ENVIRONMENT,
+    })),
   ],
   collectCoverageFrom: ['src/**/*.ts', '!src/**/*[.-]spec.ts', '!src/testing/**'],
 };
