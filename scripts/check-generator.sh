@@ -44,6 +44,6 @@ step npx --no-install prettier --check "${generated[@]}" "${edited[@]}"
 step npm run --silent generate:client
 lint_files=()
 for file in "${generated[@]}" "${edited[@]}"; do lint_files+=(--file "$file"); done
-step node scripts/check-code.mjs types eslint layers --project tsconfig.json "${lint_files[@]}"
+step node --max-semi-space-size=128 scripts/check-code.mjs types eslint layers --project tsconfig.json "${lint_files[@]}"
 
 echo "[check-generator] nest g feature $feature: generated, linted, type-checked and tested in $SECONDS s"
