@@ -2,8 +2,13 @@
 // its output is missing or older than its sources, so a fresh clone starts with one command and
 // later starts pay nothing.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+// Several test files (and `npm start`) may find the same output stale at once: one builds while
+// the others wait, then find it fresh. Concurrent builds would empty each other's output folders.
+const LOCK = 'node_modules/.cache/build-if-stale.lock';
 
 const BUILDS = [
   {
@@ -49,12 +54,59 @@ function builtAt(output) {
   }
 }
 
-for (const build of BUILDS) {
-  if (builtAt(build.output) >= Math.max(...build.sources.map(newestModification))) continue;
-  console.error(`Building ${build.name} (its output is missing or older than its sources)...`);
+const isStale = (build) => builtAt(build.output) < Math.max(...build.sources.map(newestModification));
+
+/** Takes the lock: a file naming its holder, taken over when that process is gone (killed mid-build). */
+async function lock() {
+  mkdirSync(dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(LOCK, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    if (!isHeld()) {
+      rmSync(LOCK, { force: true });
+      continue;
+    }
+    await sleep(200);
+  }
+}
+
+/** Whether the lock's holder is still there; a lock still being written (empty) is held, for 5 s. */
+function isHeld() {
+  let holder;
   try {
-    execFileSync('npm', ['run', '--silent', build.script], { stdio: 'inherit' });
+    holder = readFileSync(LOCK, 'utf8');
+  } catch (error) {
+    if (error.code === 'ENOENT') return true; // released just now: try again
+    throw error;
+  }
+  if (holder === '') return Date.now() - builtAt(LOCK) < 5_000;
+  return isAlive(Number(holder));
+}
+
+function isAlive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+if (BUILDS.some(isStale)) {
+  await lock();
+  try {
+    for (const build of BUILDS.filter(isStale)) {
+      console.error(`Building ${build.name} (its output is missing or older than its sources)...`);
+      execFileSync('npm', ['run', '--silent', build.script], { stdio: 'inherit' });
+    }
   } catch {
-    process.exit(1);
+    process.exitCode = 1;
+  } finally {
+    rmSync(LOCK, { force: true });
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { UsersRepository } from '../../src/auth/users/users.repository.js';
+import { ChangeRecorder } from '../../src/changes/change-recorder.js';
 import { Clock } from '../../src/common/clock.js';
 import { DeliveriesRetention } from '../../src/webhooks/delivery/deliveries-retention.js';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/delivery/retry-schedule.js';
@@ -138,11 +139,15 @@ describe.each([APP_TEST_DATABASE_TARGET])('webhook delivery (%s)', (target) => {
 
   it('dates a message with its change’s second even when the change was recorded at its last half millisecond', async () => {
     await subscribe({});
-    await recordChanges(testApp, aChange('acme', 'IMP-7', 'PROCESS_ADDED'));
-    // Milliseconds rounded to the nearest would make this the next second.
-    await testApp.database.db.execute(
-      sql`UPDATE process_changes SET recorded_at = timestamptz '2026-03-14T11:00:00.9996Z' WHERE numero = 'IMP-7'`,
-    );
+    // Recorded and re-dated in one transaction: the feed notifies at commit, and a delivery woken
+    // by it would otherwise send the change with the time it was first recorded at.
+    await testApp.database.db.transaction(async (tx) => {
+      await testApp.app.get(ChangeRecorder).appendDrafts(tx, [aChange('acme', 'IMP-7', 'PROCESS_ADDED')]);
+      // Milliseconds rounded to the nearest would make this the next second.
+      await tx.execute(
+        sql`UPDATE process_changes SET recorded_at = timestamptz '2026-03-14T11:00:00.9996Z' WHERE numero = 'IMP-7'`,
+      );
+    });
 
     await deliverer.drain();
 
