@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // Several test files (and `npm start`) may find the same output stale at once: one builds while
 // the others wait, then find it fresh. Concurrent builds would empty each other's output folders.
 const LOCK = 'node_modules/.cache/build-if-stale.lock';
+const LONGEST_BUILD_MS = 5 * 60_000;
 
 const BUILDS = [
   {
@@ -74,7 +75,10 @@ async function lock() {
   }
 }
 
-/** Whether the lock's holder is still there; a lock still being written (empty) is held, for 5 s. */
+/**
+ * Whether the lock's holder is still there: a live process, for as long as a build can take (its
+ * pid may have been reused since, after a container restart), or a lock still being written.
+ */
 function isHeld() {
   let holder;
   try {
@@ -83,8 +87,9 @@ function isHeld() {
     if (error.code === 'ENOENT') return true; // released just now: try again
     throw error;
   }
-  if (holder === '') return Date.now() - builtAt(LOCK) < 5_000;
-  return isAlive(Number(holder));
+  const age = Date.now() - builtAt(LOCK);
+  if (holder === '') return age < 5_000;
+  return age < LONGEST_BUILD_MS && isAlive(Number(holder));
 }
 
 function isAlive(pid) {
