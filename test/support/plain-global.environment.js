@@ -20,5 +20,10 @@ export default class PlainGlobalEnvironment extends DefaultNodeEnvironment {
     } finally {
       vm.createContext = createContext;
     }
+    // A plain global is a context of its own; Jest's proxied one is not. Loud if a Jest release
+    // stops making its context through `vm.createContext`, rather than every suite slower.
+    if (!vm.isContext(this.global)) {
+      throw new Error('plain-global environment: Jest did not make its context with vm.createContext');
+    }
   }
 }
