@@ -189,17 +189,27 @@ async function startMeasured(
   };
 }
 
-/** The turns of one service as one run: counts and CPU summed, rates over the time driven, worst p99. */
+/**
+ * The turns of one service as one run: counts and CPU summed, rates and the mean body over the
+ * requests, the worst turn's p50 and p99 (percentiles do not sum), the rotation where the last
+ * turn left it.
+ */
 function combined(turns: readonly DriveResult[]): DriveResult {
   const sum = (pick: (turn: DriveResult) => number) => turns.reduce((total, turn) => total + pick(turn), 0);
+  const worst = (pick: (turn: DriveResult) => number) => Math.max(...turns.map(pick));
   const requests = sum((turn) => turn.requests);
   const seconds = sum((turn) => turn.requests / turn.rps);
+  const last = turns.at(-1)!;
   return {
-    ...turns[0]!,
+    id: last.id,
     requests,
     rps: requests / seconds,
-    p99: Math.max(...turns.map((turn) => turn.p99)),
+    p50: worst((turn) => turn.p50),
+    p99: worst((turn) => turn.p99),
     errors: sum((turn) => turn.errors),
+    bodyBytes:
+      last.bodyBytes === null ? null : sum((turn) => (turn.bodyBytes ?? 0) * turn.requests) / requests,
+    used: last.used,
     serverCpuMs: sum((turn) => turn.serverCpuMs ?? Number.NaN),
     serverOffMainCpuMs: sum((turn) => turn.serverOffMainCpuMs ?? Number.NaN),
   };
